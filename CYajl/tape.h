@@ -1,0 +1,451 @@
+// The tape: yajl's events, recorded by C callbacks so that no Swift code runs
+// per token while yajl parses.
+//
+// Layout
+// ------
+//   tokens  [ sj_token ... ]     16 bytes each, in document order
+//   arena   [ bytes ... ]        the bytes of every string, key and number
+//   elements[ sj_element ... ]   where each complete streamed element starts
+//
+//   sj_token.word   bits 56..63  kind (SJ_NULL ... SJ_OBJECT)
+//                   bits  0..55  absolute byte offset of the value in the input
+//                                (its first byte; for strings yajl had to
+//                                unescape or that spanned chunks, the byte just
+//                                past the closing quote)
+//   sj_token.a      string, key, number: offset of the bytes in the arena
+//                   array, object:       number of tokens inside (its span)
+//   sj_token.b      string, key, number: byte length
+//                   array, object:       number of elements / members
+//
+// Containers have no closing token: `a` skips over the contents. An object's
+// contents are key, value, key, value... A string's bytes are already
+// unescaped and, with yajl's UTF-8 validation on, valid UTF-8.
+//
+// Framing
+// -------
+// The parser streams the elements of one *target*: the root array, the array
+// (or object) found at a key path, or every top-level value (JSON Lines).
+// Only values inside the target, at depth >= frameDepth, are recorded; the
+// rest is parsed for validity and skipped. When a value at frameDepth ends,
+// the element is complete and its start is appended to `elements`. Swift
+// decodes complete elements, then drops them with sj_parser_drop_elements,
+// which moves what remains (the element in progress) to the front, so tape
+// memory is bounded by one chunk's elements plus the largest element.
+//
+// yajl cannot pause (a callback returning 0 cancels the parse for good), so a
+// chunk is always parsed to its end and every element it completes is queued.
+#ifndef CYAJL_TAPE_H
+#define CYAJL_TAPE_H
+
+#include <yajl/yajl_parse.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    SJ_NULL = 0, SJ_FALSE = 1, SJ_TRUE = 2, SJ_NUMBER = 3,
+    SJ_STRING = 4, SJ_KEY = 5, SJ_ARRAY = 6, SJ_OBJECT = 7
+};
+
+/// What is streamed.
+enum {
+    /// The root value. A root array is the target (its elements are streamed);
+    /// any other root value is one element.
+    SJ_MODE_DOCUMENT = 0,
+    /// The elements of the array at the path (root when the path is empty).
+    SJ_MODE_ARRAY = 1,
+    /// Every top-level value (JSON Lines, concatenated JSON).
+    SJ_MODE_LINES = 2,
+    /// The members of the object at the path: each element is a key token
+    /// followed by its value.
+    SJ_MODE_MEMBERS = 3
+};
+
+/// Why a callback stopped the parse (yajl then reports "client cancelled").
+enum {
+    SJ_OK = 0,
+    SJ_ERROR_DEPTH = 1,            // nesting deeper than maxDepth
+    SJ_ERROR_NUMBER_LENGTH = 2,    // number literal longer than maxNumberLength
+    SJ_ERROR_STRING_LENGTH = 3,    // string or key longer than maxStringLength
+    SJ_ERROR_ELEMENT_SIZE = 4,     // element longer than maxElementBytes
+    SJ_ERROR_NOT_ARRAY = 5,        // the target is not an array (object for MEMBERS)
+    SJ_ERROR_PATH_NOT_OBJECT = 6,  // a value on the key path is not an object
+    SJ_ERROR_MEMORY = 7,           // allocation failed
+    SJ_ERROR_TOO_LARGE = 8         // an element needs more than 4 G tokens or arena bytes
+};
+
+#define SJ_NO_TOKEN UINT32_MAX
+#define SJ_POSITION_MASK 0x00FFFFFFFFFFFFFFull
+
+typedef struct sj_token {
+    uint64_t word;
+    uint32_t a;
+    uint32_t b;
+} sj_token;
+
+typedef struct sj_element {
+    uint32_t token;   // index of the element's first token
+    uint32_t arena;   // arena offset where its bytes start
+} sj_element;
+
+typedef struct sj_frame {
+    uint32_t token;   // the container's token, or SJ_NO_TOKEN when not recorded
+    uint32_t count;   // values begun inside it so far
+} sj_frame;
+
+typedef struct sj_parser {
+    yajl_handle yajl;
+
+    sj_token *tokens;
+    size_t tokenCount, tokenCapacity;
+    unsigned char *arena;
+    size_t arenaCount, arenaCapacity;
+    sj_element *elements;
+    size_t elementCount, elementCapacity;
+    sj_element current;              // start of the element in progress
+    sj_element completeEnd;          // end of the last complete element
+    uint64_t currentPosition;        // its first byte
+    uint64_t completedElements;      // elements completed since the start
+
+    sj_frame *frames;
+    size_t depth, frameCapacity;
+
+    // Framing: recording while inTarget && depth >= frameDepth.
+    int mode;
+    size_t frameDepth;
+    int inTarget, targetDone;
+    // Key path: pathDepth objects along the path are open; `expect` says the
+    // next value begun is the one the path leads to so far.
+    const unsigned char *const *pathKeys;
+    const size_t *pathLengths;
+    size_t pathCount, pathDepth;
+    int expect;
+
+    // The chunk yajl is parsing: its absolute offset, for positions.
+    uint64_t chunkBase;
+    const unsigned char *chunk;
+    size_t chunkLength;
+
+    size_t maxDepth, maxNumberLength, maxStringLength;
+    uint64_t maxElementBytes;        // 0: no limit
+
+    int error;
+    uint64_t errorPosition;
+    int errorKind;                   // the value found, for the target/path errors
+} sj_parser;
+
+// MARK: - Growth (slow paths)
+
+static inline int sj_fail(sj_parser *p, int error, uint64_t position) {
+    if (p->error == SJ_OK) { p->error = error; p->errorPosition = position; }
+    return 0;
+}
+
+static int sj_grow(void **buffer, size_t *capacity, size_t needed, size_t itemSize) {
+    size_t capacity2 = *capacity ? *capacity : 64;
+    while (capacity2 < needed) {
+        if (capacity2 > SIZE_MAX / 2 / itemSize) return 0;
+        capacity2 *= 2;
+    }
+    void *grown = realloc(*buffer, capacity2 * itemSize);
+    if (!grown) return 0;
+    *buffer = grown;
+    *capacity = capacity2;
+    return 1;
+}
+
+// MARK: - Positions
+
+/// Absolute offset of the end of the token yajl just lexed.
+static inline uint64_t sj_end(sj_parser *p) {
+    return p->chunkBase + (uint64_t)yajl_get_bytes_consumed(p->yajl);
+}
+
+/// Absolute offset of a string's first byte (its opening quote) when yajl
+/// handed out a pointer into the chunk; otherwise the end of the token.
+static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes) {
+    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength)
+        return p->chunkBase + (uint64_t)(bytes - p->chunk) - 1;
+    return sj_end(p);
+}
+
+// MARK: - Recording
+
+static inline int sj_recording(const sj_parser *p) {
+    return p->inTarget && p->depth >= p->frameDepth;
+}
+
+static inline void sj_element_begin(sj_parser *p, uint64_t position) {
+    p->current.token = (uint32_t)p->tokenCount;
+    p->current.arena = (uint32_t)p->arenaCount;
+    p->currentPosition = position;
+}
+
+static inline int sj_element_end(sj_parser *p) {
+    if (p->elementCount == p->elementCapacity &&
+        !sj_grow((void **)&p->elements, &p->elementCapacity, p->elementCount + 1, sizeof(sj_element)))
+        return sj_fail(p, SJ_ERROR_MEMORY, p->currentPosition);
+    p->elements[p->elementCount++] = p->current;
+    p->completeEnd.token = (uint32_t)p->tokenCount;
+    p->completeEnd.arena = (uint32_t)p->arenaCount;
+    p->completedElements++;
+    return 1;
+}
+
+static inline int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
+                            const unsigned char *bytes, size_t length) {
+    if (p->maxElementBytes && position - p->currentPosition > p->maxElementBytes)
+        return sj_fail(p, SJ_ERROR_ELEMENT_SIZE, p->currentPosition);
+    if (p->tokenCount == p->tokenCapacity) {
+        if (p->tokenCount >= SJ_NO_TOKEN) return sj_fail(p, SJ_ERROR_TOO_LARGE, position);
+        if (!sj_grow((void **)&p->tokens, &p->tokenCapacity, p->tokenCount + 1, sizeof(sj_token)))
+            return sj_fail(p, SJ_ERROR_MEMORY, position);
+    }
+    sj_token *t = &p->tokens[p->tokenCount++];
+    t->word = ((uint64_t)kind << 56) | (position & SJ_POSITION_MASK);
+    if (bytes) {
+        if (p->arenaCapacity - p->arenaCount < length) {
+            if (p->arenaCount + length > UINT32_MAX) return sj_fail(p, SJ_ERROR_TOO_LARGE, position);
+            if (!sj_grow((void **)&p->arena, &p->arenaCapacity, p->arenaCount + length, 1))
+                return sj_fail(p, SJ_ERROR_MEMORY, position);
+        }
+        memcpy(p->arena + p->arenaCount, bytes, length);
+        t->a = (uint32_t)p->arenaCount;
+        t->b = (uint32_t)length;
+        p->arenaCount += length;
+    } else {
+        t->a = 0;
+        t->b = 0;
+    }
+    return 1;
+}
+
+// MARK: - Outside the target: following the key path
+
+enum { SJ_SKIP = 0, SJ_RECORD = 1, SJ_OPEN_TARGET = 2, SJ_OPEN_PATH = 3, SJ_STOP = -1 };
+
+static inline int sj_key_matches(const sj_parser *p, const unsigned char *key, size_t length) {
+    size_t index = p->pathDepth - 1;
+    return p->pathLengths[index] == length && memcmp(p->pathKeys[index], key, length) == 0;
+}
+
+/// A value begins outside the recorded region: decides what it is.
+static int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
+    if (!p->expect) return SJ_SKIP;
+    p->expect = 0;
+    p->errorKind = kind;
+    if (p->pathDepth < p->pathCount) {
+        if (kind != SJ_OBJECT) { sj_fail(p, SJ_ERROR_PATH_NOT_OBJECT, position); return SJ_STOP; }
+        return SJ_OPEN_PATH;
+    }
+    // This value is the target.
+    int wanted = p->mode == SJ_MODE_MEMBERS ? SJ_OBJECT : SJ_ARRAY;
+    if (kind == wanted) return SJ_OPEN_TARGET;
+    if (p->mode == SJ_MODE_DOCUMENT) {
+        // A root that is not an array is decoded as one element.
+        p->inTarget = 1;
+        p->frameDepth = 0;
+        return SJ_RECORD;
+    }
+    sj_fail(p, SJ_ERROR_NOT_ARRAY, position);
+    return SJ_STOP;
+}
+
+// MARK: - Callbacks
+
+static inline int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
+                            const unsigned char *bytes, size_t length) {
+    if (p->depth) p->frames[p->depth - 1].count++;
+    if (!sj_recording(p)) {
+        int action = sj_outside_value(p, kind, position);
+        if (action == SJ_STOP) return 0;
+        if (action != SJ_RECORD) return 1;
+    }
+    int startsElement = p->depth == p->frameDepth;
+    if (startsElement && p->mode != SJ_MODE_MEMBERS) sj_element_begin(p, position);
+    if (!sj_append(p, kind, position, bytes, length)) return 0;
+    return startsElement ? sj_element_end(p) : 1;
+}
+
+static int sj_on_null(void *ctx) {
+    sj_parser *p = (sj_parser *)ctx;
+    return sj_scalar(p, SJ_NULL, sj_end(p) - 4, NULL, 0);
+}
+
+static int sj_on_boolean(void *ctx, int value) {
+    sj_parser *p = (sj_parser *)ctx;
+    return value ? sj_scalar(p, SJ_TRUE, sj_end(p) - 4, NULL, 0)
+                 : sj_scalar(p, SJ_FALSE, sj_end(p) - 5, NULL, 0);
+}
+
+static int sj_on_number(void *ctx, const char *text, size_t length) {
+    sj_parser *p = (sj_parser *)ctx;
+    uint64_t position = sj_end(p) - length;
+    if (length > p->maxNumberLength) return sj_fail(p, SJ_ERROR_NUMBER_LENGTH, position);
+    return sj_scalar(p, SJ_NUMBER, position, (const unsigned char *)text, length);
+}
+
+static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
+    sj_parser *p = (sj_parser *)ctx;
+    uint64_t position = sj_string_position(p, text);
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
+    // An empty string still gets a (non-NULL) arena reference.
+    return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
+}
+
+static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
+    sj_parser *p = (sj_parser *)ctx;
+    uint64_t position = sj_string_position(p, text);
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
+    if (!text) text = (const unsigned char *)"";
+    if (sj_recording(p)) {
+        if (p->depth == p->frameDepth) sj_element_begin(p, position);  // SJ_MODE_MEMBERS
+        return sj_append(p, SJ_KEY, position, text, length);
+    }
+    if (p->depth == p->pathDepth && p->pathDepth > 0 && !p->targetDone)
+        p->expect = sj_key_matches(p, text, length);
+    return 1;
+}
+
+static inline int sj_open(sj_parser *p, uint8_t kind) {
+    uint64_t position = sj_end(p) - 1;
+    if (p->depth >= p->maxDepth) return sj_fail(p, SJ_ERROR_DEPTH, position);
+    if (p->depth) p->frames[p->depth - 1].count++;
+    uint32_t token = SJ_NO_TOKEN;
+    int record = sj_recording(p);
+    if (!record) {
+        int action = sj_outside_value(p, kind, position);
+        if (action == SJ_STOP) return 0;
+        if (action == SJ_RECORD) record = 1;
+        else if (action == SJ_OPEN_TARGET) { p->inTarget = 1; p->frameDepth = p->depth + 1; }
+        else if (action == SJ_OPEN_PATH) p->pathDepth = p->depth + 1;
+    }
+    if (record) {
+        if (p->depth == p->frameDepth && p->mode != SJ_MODE_MEMBERS) sj_element_begin(p, position);
+        token = (uint32_t)p->tokenCount;
+        if (!sj_append(p, kind, position, NULL, 0)) return 0;
+    }
+    if (p->depth == p->frameCapacity &&
+        !sj_grow((void **)&p->frames, &p->frameCapacity, p->depth + 1, sizeof(sj_frame)))
+        return sj_fail(p, SJ_ERROR_MEMORY, position);
+    p->frames[p->depth].token = token;
+    p->frames[p->depth].count = 0;
+    p->depth++;
+    return 1;
+}
+
+static inline int sj_close(sj_parser *p) {
+    sj_frame frame = p->frames[--p->depth];
+    if (frame.token != SJ_NO_TOKEN) {
+        sj_token *t = &p->tokens[frame.token];
+        t->a = (uint32_t)(p->tokenCount - frame.token - 1);
+        t->b = frame.count;
+        if (p->maxElementBytes && sj_end(p) - p->currentPosition > p->maxElementBytes)
+            return sj_fail(p, SJ_ERROR_ELEMENT_SIZE, p->currentPosition);
+        return p->depth == p->frameDepth ? sj_element_end(p) : 1;
+    }
+    if (p->inTarget && p->depth + 1 == p->frameDepth) {
+        p->inTarget = 0;
+        p->targetDone = 1;
+    } else if (p->depth + 1 == p->pathDepth) {
+        p->pathDepth--;
+    }
+    return 1;
+}
+
+static int sj_on_start_map(void *ctx) { return sj_open((sj_parser *)ctx, SJ_OBJECT); }
+static int sj_on_start_array(void *ctx) { return sj_open((sj_parser *)ctx, SJ_ARRAY); }
+static int sj_on_end(void *ctx) { return sj_close((sj_parser *)ctx); }
+
+static const yajl_callbacks sj_callback_table = {
+    sj_on_null, sj_on_boolean, NULL, NULL, sj_on_number, sj_on_string,
+    sj_on_start_map, sj_on_key, sj_on_end, sj_on_start_array, sj_on_end
+};
+
+/// yajl keeps this pointer for the handle's lifetime: the table is static.
+static inline const yajl_callbacks *sj_callbacks(void) { return &sj_callback_table; }
+
+// MARK: - Life cycle
+
+/// Prepares `p` (zeroed by the caller) for `mode`. The path's key bytes must
+/// outlive the parser.
+static inline void sj_parser_setup(sj_parser *p, int mode,
+                                   const unsigned char *const *pathKeys,
+                                   const size_t *pathLengths, size_t pathCount) {
+    p->mode = mode;
+    p->pathKeys = pathKeys;
+    p->pathLengths = pathLengths;
+    p->pathCount = pathCount;
+    if (mode == SJ_MODE_LINES) {
+        p->inTarget = 1;
+        p->frameDepth = 0;
+    } else {
+        p->expect = 1;
+    }
+}
+
+static inline void sj_parser_release(sj_parser *p) {
+    if (p->yajl) yajl_free(p->yajl);
+    free(p->tokens);
+    free(p->arena);
+    free(p->elements);
+    free(p->frames);
+    p->yajl = NULL;
+    p->tokens = NULL;
+    p->arena = NULL;
+    p->elements = NULL;
+    p->frames = NULL;
+}
+
+/// Parses one chunk that starts at absolute offset `base`.
+static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *bytes,
+                                          size_t length, uint64_t base) {
+    p->chunk = bytes;
+    p->chunkLength = length;
+    p->chunkBase = base;
+    yajl_status status = yajl_parse(p->yajl, bytes, length);
+    p->chunk = NULL;
+    p->chunkLength = 0;
+    return status;
+}
+
+/// Ends the input, which is `end` bytes long.
+static inline yajl_status sj_parser_complete(sj_parser *p, uint64_t end) {
+    p->chunk = NULL;
+    p->chunkLength = 0;
+    p->chunkBase = end;
+    return yajl_complete_parse(p->yajl);
+}
+
+/// Drops the first `count` complete elements from the tape, moving what
+/// follows them (later elements and the element in progress) to the front.
+/// Returns the number of tokens dropped.
+static inline size_t sj_parser_drop_elements(sj_parser *p, size_t count) {
+    if (count == 0) return 0;
+    sj_element cut = count < p->elementCount ? p->elements[count] : p->completeEnd;
+    size_t tokens = p->tokenCount - cut.token;
+    size_t bytes = p->arenaCount - cut.arena;
+    memmove(p->tokens, p->tokens + cut.token, tokens * sizeof(sj_token));
+    memmove(p->arena, p->arena + cut.arena, bytes);
+    for (size_t i = 0; i < tokens; i++) {
+        uint8_t kind = (uint8_t)(p->tokens[i].word >> 56);
+        if (kind == SJ_NUMBER || kind == SJ_STRING || kind == SJ_KEY) p->tokens[i].a -= cut.arena;
+    }
+    for (size_t i = 0; i < p->depth; i++)
+        if (p->frames[i].token != SJ_NO_TOKEN) p->frames[i].token -= cut.token;
+    size_t kept = p->elementCount - count;
+    for (size_t i = 0; i < kept; i++) {
+        p->elements[i].token = p->elements[count + i].token - cut.token;
+        p->elements[i].arena = p->elements[count + i].arena - cut.arena;
+    }
+    p->elementCount = kept;
+    p->current.token -= cut.token;
+    p->current.arena -= cut.arena;
+    p->completeEnd.token -= cut.token;
+    p->completeEnd.arena -= cut.arena;
+    p->tokenCount = tokens;
+    p->arenaCount = bytes;
+    return cut.token;
+}
+
+#endif

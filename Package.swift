@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "StreamingJSON",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
+    ],
+    targets: [
+        // yajl, found through pkg-config. The shim header wraps the variadic
+        // configuration calls and holds the C token callbacks that fill the tape.
+        .systemLibrary(
+            name: "CYajl",
+            path: "CYajl",
+            pkgConfig: "yajl",
+            providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
+        ),
+        .target(
+            name: "StreamingJSON",
+            dependencies: ["CYajl"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "StreamingJSONTests",
+            dependencies: ["StreamingJSON"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

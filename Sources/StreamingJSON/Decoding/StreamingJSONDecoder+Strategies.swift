@@ -1,0 +1,66 @@
+import Foundation
+
+extension StreamingJSONDecoder {
+    /// How JSON object keys are matched to a type's `CodingKey`s.
+    public enum KeyDecodingStrategy: Sendable {
+        /// Keys are used as they are.
+        case useDefaultKeys
+        /// `snake_case_keys` become `camelCaseKeys`, with Foundation's algorithm:
+        /// leading and trailing underscores are kept, inner runs of underscores
+        /// join words (`a__b` → `aB`), a key without inner underscores is unchanged.
+        case convertFromSnakeCase
+        /// The closure gets the coding path, the JSON key last, and returns the key to match.
+        case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
+    }
+
+    /// How `Date` values are read.
+    public enum DateDecodingStrategy: Sendable {
+        /// `Date`'s own `Decodable`: seconds since 2001-01-01 as a number.
+        case deferredToDate
+        /// Seconds since 1970-01-01 as a number.
+        case secondsSince1970
+        /// Milliseconds since 1970-01-01 as a number.
+        case millisecondsSince1970
+        /// An RFC 3339 / ISO 8601 string, `2017-11-13T14:30:15Z`, with or without
+        /// fractional seconds and with `Z` or a numeric offset.
+        case iso8601
+        /// A string read by the formatter.
+        case formatted(DateFormatter)
+        /// The closure decodes the date from a decoder positioned at the value.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
+    }
+
+    /// How `Data` values are read.
+    public enum DataDecodingStrategy: Sendable {
+        /// `Data`'s own `Decodable`: an array of byte values.
+        case deferredToData
+        /// A Base64 string.
+        case base64
+        /// The closure decodes the data from a decoder positioned at the value.
+        case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
+    }
+
+    /// How strings standing for non-finite floating-point values are read.
+    public enum NonConformingFloatDecodingStrategy: Sendable {
+        /// Only JSON numbers decode as `Float` and `Double`.
+        case `throw`
+        /// These strings decode as infinity, minus infinity and NaN.
+        case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
+    }
+}
+
+/// Everything a decode needs from the decoder, copied once per call so that
+/// the hot path reads plain stored properties and never takes the lock.
+struct _DecodingOptions: @unchecked Sendable {
+    var keyDecodingStrategy: StreamingJSONDecoder.KeyDecodingStrategy = .useDefaultKeys
+    var dateDecodingStrategy: StreamingJSONDecoder.DateDecodingStrategy = .deferredToDate
+    var dataDecodingStrategy: StreamingJSONDecoder.DataDecodingStrategy = .base64
+    var nonConformingFloatDecodingStrategy: StreamingJSONDecoder.NonConformingFloatDecodingStrategy = .throw
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    var limits = _ParserLimits()
+
+    var usesDefaultKeys: Bool {
+        if case .useDefaultKeys = keyDecodingStrategy { return true }
+        return false
+    }
+}

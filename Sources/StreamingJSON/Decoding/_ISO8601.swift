@@ -1,0 +1,93 @@
+import Foundation
+
+/// Parses an RFC 3339 date-time, the `.iso8601` strategy's format:
+/// `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z` or a numeric
+/// offset (`+08:00`, `+0800`, `+08`). Foundation's own `.iso8601` rejects
+/// fractional seconds; users expect them to work, so they are accepted.
+func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+    var index = 0
+    func number(_ width: Int) -> Int? {
+        guard index + width <= text.count else { return nil }
+        var value = 0
+        for offset in 0..<width {
+            let digit = text[index + offset] &- 0x30
+            guard digit <= 9 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        index += width
+        return value
+    }
+    func expect(_ byte: UInt8) -> Bool {
+        guard index < text.count, text[index] == byte else { return false }
+        index += 1
+        return true
+    }
+    guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+          let day = number(2) else { return nil }
+    guard index < text.count, text[index] | 0x20 == UInt8(ascii: "t") else { return nil }
+    index += 1
+    guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
+          let second = number(2) else { return nil }
+    guard (1...12).contains(month), day >= 1, day <= _daysInMonth(month, year: year),
+          hour <= 23, minute <= 59, second <= 60 else { return nil }
+
+    var fraction = 0.0
+    if index < text.count, text[index] == UInt8(ascii: ".") || text[index] == UInt8(ascii: ",") {
+        index += 1
+        var scale = 0.1
+        let start = index
+        while index < text.count, text[index] &- 0x30 <= 9 {
+            fraction += Double(text[index] &- 0x30) * scale
+            scale /= 10
+            index += 1
+        }
+        guard index > start else { return nil }
+    }
+
+    var offsetSeconds = 0
+    guard index < text.count else { return nil }
+    if text[index] | 0x20 == UInt8(ascii: "z") {
+        index += 1
+    } else if text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+        let sign = text[index] == UInt8(ascii: "-") ? -1 : 1
+        index += 1
+        guard let offsetHours = number(2), offsetHours <= 23 else { return nil }
+        var offsetMinutes = 0
+        if index < text.count {
+            _ = expect(UInt8(ascii: ":"))
+            guard let minutes = number(2), minutes <= 59 else { return nil }
+            offsetMinutes = minutes
+        }
+        offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+    } else {
+        return nil
+    }
+    guard index == text.count else { return nil }
+
+    let days = _daysFromCivil(year: year, month: month, day: day)
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+    return Date(timeIntervalSince1970: Double(seconds) + fraction)
+}
+
+private func _isLeapYear(_ year: Int) -> Bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+private func _daysInMonth(_ month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return _isLeapYear(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (the usual era-based
+/// computation: 400-year eras of 146 097 days, years starting in March).
+func _daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+}

@@ -1,0 +1,121 @@
+import CYajl
+import Foundation
+
+/// The unkeyed container of a streamed array: elements are pulled from the
+/// parser on demand, so a type's `init(from:)` can decode and drop them one at
+/// a time while memory stays bounded by one element.
+///
+/// `count` is nil (unknown until the end); `isAtEnd` reads just far enough to
+/// know whether another element follows. Copies are independent cursors over
+/// the one stream: a copy may trail the newest element by one (peek at a
+/// `type` field, then decode the element as the concrete type); a copy further
+/// behind gets a `DecodingError` instead of unbounded buffering.
+struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
+    let decoder: _TapeDecoder
+    let node: _CodingPathNode
+    private(set) var currentIndex = 0
+
+    init(decoder: _TapeDecoder, path: _CodingPathNode) {
+        self.decoder = decoder
+        self.node = path
+    }
+
+    var codingPath: [any CodingKey] { node.path }
+    var count: Int? { nil }
+
+    /// A stream error is not "the end": `isAtEnd` is false so that the next
+    /// decode throws it.
+    var isAtEnd: Bool {
+        (try? decoder.stream.hasElement(currentIndex)) == false
+    }
+
+    /// The next element's value index and coding path; throws at the end.
+    private func next(_ type: Any.Type) throws -> (index: Int, path: _CodingPathNode) {
+        if let next = try element() { return next }
+        throw DecodingError.valueNotFound(type, .init(
+            codingPath: node.appending(index: currentIndex).path, debugDescription: "Unkeyed container is at end."))
+    }
+
+    /// Element `currentIndex`, or nil at the end of the stream. An element of
+    /// `.objectValues` is a key token followed by the value; the key is its path.
+    private func element() throws -> (index: Int, path: _CodingPathNode)? {
+        switch try decoder.stream.element(currentIndex) {
+        case .end:
+            return nil
+        case .dropped:
+            throw decoder.dropped(path: node.appending(index: currentIndex))
+        case .element(let start):
+            guard decoder.stream.mode == .members else {
+                return (start, node.appending(index: currentIndex))
+            }
+            let key = try decoder.token(at: start, path: node)
+            let name = String(decoding: decoder.bytes(of: key), as: UTF8.self)
+            return (start + 1, node.appending(_JSONKey(stringValue: name)))
+        }
+    }
+
+    /// For `JSONElements`: decodes the next element, or returns nil at the end.
+    /// Unlike `decode(_:)` it moves past the element even when decoding it
+    /// fails, so one bad element does not poison the stream.
+    mutating func decodeNextElement<T: Decodable>(_ type: T.Type) throws -> T? {
+        guard let (index, path) = try element() else { return nil }
+        defer { currentIndex += 1 }
+        return try decoder.unwrap(type, at: index, path: path)
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        let (index, _) = try next(Never.self)
+        guard decoder.isNull(at: index) else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let (index, path) = try next(type)
+        let value = try decoder.unwrap(type, at: index, path: path)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try decodeValue(type) }
+    mutating func decode(_ type: String.Type) throws -> String { try decodeValue(type) }
+    mutating func decode(_ type: Double.Type) throws -> Double { try decodeValue(type) }
+    mutating func decode(_ type: Float.Type) throws -> Float { try decodeValue(type) }
+    mutating func decode(_ type: Int.Type) throws -> Int { try decodeValue(type) }
+    mutating func decode(_ type: Int8.Type) throws -> Int8 { try decodeValue(type) }
+    mutating func decode(_ type: Int16.Type) throws -> Int16 { try decodeValue(type) }
+    mutating func decode(_ type: Int32.Type) throws -> Int32 { try decodeValue(type) }
+    mutating func decode(_ type: Int64.Type) throws -> Int64 { try decodeValue(type) }
+    mutating func decode(_ type: UInt.Type) throws -> UInt { try decodeValue(type) }
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeValue(type) }
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeValue(type) }
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeValue(type) }
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeValue(type) }
+
+    private mutating func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        let (index, path) = try next(type)
+        let value = try decoder.unwrap(type, at: index, path: path)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let (index, path) = try next(KeyedDecodingContainer<NestedKey>.self)
+        let container = try decoder.keyedContainer(NestedKey.self, at: index, path: path)
+        currentIndex += 1
+        return KeyedDecodingContainer(container)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let (index, path) = try next((any UnkeyedDecodingContainer).self)
+        let container = try decoder.unkeyedContainer(at: index, path: path)
+        currentIndex += 1
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let (index, path) = try next((any Decoder).self)
+        currentIndex += 1
+        return decoder.subDecoder(at: index, path: path)
+    }
+}

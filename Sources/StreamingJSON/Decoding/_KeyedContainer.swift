@@ -1,0 +1,200 @@
+import CYajl
+import Foundation
+
+/// A keyed container over an object on the tape.
+///
+/// Keys are matched as bytes: the coding key's UTF-8 is compared with each
+/// member's key bytes in the arena, length first, with no `String` made per
+/// key. The first occurrence of a duplicate key wins, as in Foundation. With
+/// a key strategy, the converted spellings are computed once per container.
+struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: _TapeDecoder
+    /// Absolute tape index of the object token.
+    let object: Int
+    let node: _CodingPathNode
+    /// The members' keys as converted by the key strategy, in document order;
+    /// nil with `.useDefaultKeys`.
+    private let convertedKeys: [String]?
+
+    init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws {
+        self.decoder = decoder
+        self.object = object
+        self.node = path
+        self.convertedKeys = decoder.options.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
+    }
+
+    var codingPath: [any CodingKey] { node.path }
+
+    var allKeys: [Key] {
+        var seen = Set<String>()
+        var keys: [Key] = []
+        let names = convertedKeys ?? ((try? decoder.rawKeys(ofObject: object, path: node)) ?? [])
+        for name in names where seen.insert(name).inserted {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// Absolute index of the value for `key`, or nil when the object has no such member.
+    func valueIndex(forKey key: Key) throws -> Int? {
+        guard let local = decoder.stream.local(object) else { throw decoder.dropped(path: node) }
+        let tokens = decoder.stream.parser.tokens
+        let end = local + 1 + tokens[local].span
+        var member = local + 1
+        if let convertedKeys {
+            let name = key.stringValue
+            var ordinal = 0
+            while member < end {
+                if convertedKeys[ordinal] == name { return decoder.stream.tokenBase + member + 1 }
+                member += 1 + tokens[member + 1].size
+                ordinal += 1
+            }
+            return nil
+        }
+        var name = key.stringValue
+        return name.withUTF8 { wanted -> Int? in
+            let arena = decoder.stream.parser.arena
+            while member < end {
+                let token = tokens[member]
+                if token.length == wanted.count
+                    && (wanted.count == 0 || memcmp(arena + token.arenaOffset, wanted.baseAddress!, wanted.count) == 0) {
+                    return decoder.stream.tokenBase + member + 1
+                }
+                member += 1 + tokens[member + 1].size
+            }
+            return nil
+        }
+    }
+
+    @inline(__always)
+    private func require(_ key: Key) throws -> Int {
+        if let index = try valueIndex(forKey: key) { return index }
+        throw decoder.keyNotFound(key, inObject: object, path: node)
+    }
+
+    func contains(_ key: Key) -> Bool {
+        (try? valueIndex(forKey: key)) != nil
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        decoder.isNull(at: try require(key))
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try decoder.decodeBool(at: try require(key), path: node.appending(key))
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try decoder.decodeString(at: try require(key), path: node.appending(key))
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try decoder.decodeDouble(at: try require(key), path: node.appending(key))
+    }
+
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try decoder.decodeFloat(at: try require(key), path: node.appending(key))
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
+        try decoder.decodeInteger(T.self, at: try require(key), path: node.appending(key))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.unwrap(type, at: try require(key), path: node.appending(key))
+    }
+
+    // One lookup for `decodeIfPresent` instead of the default contains + decodeNil + decode.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let index = try valueIndex(forKey: key), !decoder.isNull(at: index) else { return nil }
+        return try decoder.unwrap(type, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(type, key) }
+
+    private func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard let index = try valueIndex(forKey: key), !decoder.isNull(at: index) else { return nil }
+        return try decoder.unwrap(type, at: index, path: node.appending(key))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type,
+                                               forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        KeyedDecodingContainer(try decoder.keyedContainer(NestedKey.self, at: try require(key), path: node.appending(key)))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder.unkeyedContainer(at: try require(key), path: node.appending(key))
+    }
+
+    func superDecoder() throws -> any Decoder {
+        decoder.subDecoder(at: try valueIndex(forKey: _JSONKey.super) ?? _TapeDecoder.absent,
+                           path: node.appending(_JSONKey.super))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.subDecoder(at: try valueIndex(forKey: key) ?? _TapeDecoder.absent, path: node.appending(key))
+    }
+
+    private func valueIndex(forKey key: _JSONKey) throws -> Int? {
+        guard let typed = Key(stringValue: key.stringValue) else { return nil }
+        return try valueIndex(forKey: typed)
+    }
+}
+
+extension _TapeDecoder {
+    /// The keys of an object as they are spelled in the JSON.
+    func rawKeys(ofObject index: Int, path: _CodingPathNode) throws -> [String] {
+        var names: [String] = []
+        var member = index + 1
+        let end = member + (try token(at: index, path: path)).span
+        while member < end {
+            names.append(String(decoding: bytes(of: try token(at: member, path: path)), as: UTF8.self))
+            member = try indexAfter(member + 1, path: path)
+        }
+        return names
+    }
+
+    /// The keys of an object as the key decoding strategy converts them.
+    func convertedKeys(ofObject index: Int, path: _CodingPathNode) throws -> [String] {
+        let names = try rawKeys(ofObject: index, path: path)
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys:
+            return names
+        case .convertFromSnakeCase:
+            return names.map { name in
+                if let converted = snakeCaseCache[name] { return converted }
+                let converted = _convertFromSnakeCase(name)
+                if snakeCaseCache.count < 4096 { snakeCaseCache[name] = converted }
+                return converted
+            }
+        case .custom(let convert):
+            let base = path.path
+            return names.map { convert(base + [_JSONKey(stringValue: $0)]).stringValue }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+// Numbers arrive from yajl as their literal text, already checked against
+// JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+
+/// The integer a literal denotes, if it is integral and fits `T`. Integral
+/// literals written with a fraction or an exponent (`34.0`, `1e3`) count, as
+/// in Foundation. Exact for every width: no detour through Double.
+func _parseInteger<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {
+    let negative = text.first == UInt8(ascii: "-")
+    var index = negative ? 1 : 0
+    var magnitude: UInt64 = 0
+    while index < text.count {
+        let digit = text[index] &- 0x30
+        guard digit <= 9 else { return _parseIntegralLiteral(text) }
+        let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
+        guard !overflow1 && !overflow2 else { return nil }
+        magnitude = sum
+        index += 1
+    }
+    return _fit(magnitude: magnitude, negative: negative)
+}
+
+@inline(__always)
+private func _fit<T: FixedWidthInteger>(magnitude: UInt64, negative: Bool) -> T? {
+    if negative {
+        if magnitude == 0 { return 0 }
+        guard T.isSigned, magnitude - 1 <= UInt64(clamping: T.max) else { return nil }
+        // -magnitude in two's complement, truncated to T.
+        return T(truncatingIfNeeded: 0 &- magnitude)
+    }
+    guard magnitude <= UInt64(clamping: T.max) else { return nil }
+    return T(truncatingIfNeeded: magnitude)
+}
+
+/// The slow path: a literal with a fraction or an exponent.
+@inline(never)
+private func _parseIntegralLiteral<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {
+    let negative = text.first == UInt8(ascii: "-")
+    var index = negative ? 1 : 0
+    // Significant digits, with the position of the decimal point among them.
+    var digits: [UInt8] = []
+    while index < text.count, text[index] >= 0x30, text[index] <= 0x39 {
+        digits.append(text[index] - 0x30)
+        index += 1
+    }
+    var point = digits.count
+    if index < text.count, text[index] == UInt8(ascii: ".") {
+        index += 1
+        while index < text.count, text[index] >= 0x30, text[index] <= 0x39 {
+            digits.append(text[index] - 0x30)
+            index += 1
+        }
+    }
+    if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
+        index += 1
+        var exponentNegative = false
+        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            exponentNegative = text[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var exponent = 0
+        while index < text.count, text[index] >= 0x30, text[index] <= 0x39 {
+            exponent = min(exponent * 10 + Int(text[index] - 0x30), 1_000_000)  // saturate
+            index += 1
+        }
+        point += exponentNegative ? -exponent : exponent
+    }
+    // Drop leading zeros; the value is zero when no non-zero digit is left.
+    guard let firstNonZero = digits.firstIndex(where: { $0 != 0 }) else { return 0 }
+    // Integral: every digit after the point is zero.
+    if let lastNonZero = digits.lastIndex(where: { $0 != 0 }), lastNonZero >= point { return nil }
+    guard point - firstNonZero <= 20 else { return nil }  // more than 20 digits overflows 64 bits
+    var magnitude: UInt64 = 0
+    for position in firstNonZero..<point {
+        let digit = position < digits.count ? digits[position] : 0
+        let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
+        guard !overflow1 && !overflow2 else { return nil }
+        magnitude = sum
+    }
+    return _fit(magnitude: magnitude, negative: negative)
+}
+
+/// Exact powers of ten that a Double holds exactly (10^0 ... 10^22).
+private let _exactPowersOfTen: [Double] = (0...22).map { exponent in
+    var value = 1.0
+    for _ in 0..<exponent { value *= 10 }
+    return value
+}
+
+/// The correctly rounded Double nearest to a literal.
+///
+/// Fast path (Clinger's): when the significant digits fit in 2^53 and the
+/// decimal exponent is within ±22, one IEEE multiplication or division of two
+/// exact values is correctly rounded. Everything else goes to the standard
+/// library's parser.
+func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+    var index = 0
+    let negative = text.first == UInt8(ascii: "-")
+    if negative { index = 1 }
+    var mantissa: UInt64 = 0
+    var digitCount = 0
+    var exponent = 0
+    while index < text.count, text[index] &- 0x30 <= 9 {
+        mantissa = mantissa &* 10 &+ UInt64(text[index] &- 0x30)
+        digitCount += 1
+        index += 1
+    }
+    if index < text.count, text[index] == UInt8(ascii: ".") {
+        index += 1
+        while index < text.count, text[index] &- 0x30 <= 9 {
+            mantissa = mantissa &* 10 &+ UInt64(text[index] &- 0x30)
+            digitCount += 1
+            exponent -= 1
+            index += 1
+        }
+    }
+    if index < text.count {  // exponent part
+        return _parseDoubleSlowly(text)
+    }
+    if digitCount <= 19, mantissa <= (1 << 53), exponent >= -22 {
+        var value = Double(mantissa)
+        value = exponent < 0 ? value / _exactPowersOfTen[-exponent] : value
+        return negative ? -value : value
+    }
+    return _parseDoubleSlowly(text)
+}
+
+@inline(never)
+private func _parseDoubleSlowly(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+    Double(String(decoding: text, as: UTF8.self)) ?? .nan
+}

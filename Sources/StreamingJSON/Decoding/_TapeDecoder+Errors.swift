@@ -1,0 +1,57 @@
+import CYajl
+import Foundation
+
+// Errors say where: Foundation's kinds and coding paths, plus the line and
+// column of the offending value in the debug description.
+extension _TapeDecoder {
+    /// "line 3, column 17 (byte 45)" for the value at `index`, if it is still on the tape.
+    func location(of index: Int) -> String? {
+        guard let local = stream.local(index) else { return nil }
+        return stream.position(of: stream.parser.tokens[local].position).description
+    }
+
+    func describeFound(at index: Int) -> String {
+        switch index {
+        case Self.streamedRoot: return "an array"
+        case Self.absent: return "no value"
+        default:
+            guard let local = stream.local(index) else { return "a value" }
+            return _describeKind(stream.parser.tokens[local].kind)
+        }
+    }
+
+    private func withLocation(_ message: String, _ index: Int) -> String {
+        if let location = location(of: index) { return "\(message), at \(location)." }
+        return message + "."
+    }
+
+    func typeMismatch(_ type: Any.Type, at index: Int, path: _CodingPathNode) -> DecodingError {
+        DecodingError.typeMismatch(type, .init(
+            codingPath: path.path,
+            debugDescription: withLocation("Expected to decode \(type) but found \(describeFound(at: index)) instead", index)))
+    }
+
+    func valueNotFound(_ type: Any.Type, at index: Int, path: _CodingPathNode, _ message: String?) -> DecodingError {
+        DecodingError.valueNotFound(type, .init(
+            codingPath: path.path,
+            debugDescription: withLocation(message ?? "Expected \(type) value but found null instead", index)))
+    }
+
+    func dataCorrupted(_ message: String, at index: Int, path: _CodingPathNode) -> DecodingError {
+        DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: withLocation(message, index)))
+    }
+
+    func keyNotFound(_ key: any CodingKey, inObject index: Int, path: _CodingPathNode) -> DecodingError {
+        var message = "No value associated with key \(key) (\"\(key.stringValue)\")"
+        if let location = location(of: index) { message += " in the object at \(location)" }
+        return DecodingError.keyNotFound(key, .init(codingPath: path.path, debugDescription: message + "."))
+    }
+
+    /// A container copy that fell more than one element behind a stream.
+    func dropped(path: _CodingPathNode) -> DecodingError {
+        DecodingError.dataCorrupted(.init(
+            codingPath: path.path,
+            debugDescription: "This element was already dropped from the stream: a copy of a streamed "
+                + "container may trail the newest element by one element, not more."))
+    }
+}

@@ -1,0 +1,216 @@
+import CYajl
+import Foundation
+
+/// The `Decoder` over the tape.
+///
+/// One instance decodes a whole element: descending into a nested value swaps
+/// `value` and `path` and restores them afterwards (`with(_:path:_:)`), so a
+/// nested `init(from:)` costs no allocation beyond its coding-path node.
+/// Containers capture the absolute tape index of their value and their own
+/// path, so they stay valid while the decoder moves on.
+///
+/// Two indices are not on the tape: `streamedRoot` is a root array whose
+/// elements the stream delivers one at a time (its unkeyed container is the
+/// incremental one), and `absent` is the missing value behind
+/// `superDecoder(forKey:)`, which reads as null.
+final class _TapeDecoder: Decoder {
+    static let streamedRoot = -1
+    static let absent = -2
+
+    let stream: _ElementStream
+    let options: _DecodingOptions
+    /// Absolute tape index of the value being decoded.
+    var value: Int
+    var path: _CodingPathNode
+    /// Converted spellings of keys (`convertFromSnakeCase`), by JSON spelling.
+    var snakeCaseCache: [String: String] = [:]
+
+    init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
+         path: _CodingPathNode = .root) {
+        self.stream = stream
+        self.options = options
+        self.value = value
+        self.path = path
+    }
+
+    var codingPath: [any CodingKey] { path.path }
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    // MARK: Entry points
+
+    /// Decodes the document's root, then validates the rest of the input.
+    func decodeDocument<T: Decodable>(_ type: T.Type) throws -> T {
+        let first = try stream.element(0)
+        let result: T
+        if stream.parser.streamsRootArray {
+            result = try unwrap(type, at: Self.streamedRoot, path: .root)
+        } else if case .element(let index) = first {
+            result = try unwrap(type, at: index, path: .root)
+        } else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "No JSON value"))
+        }
+        try stream.drain()
+        return result
+    }
+
+    /// Decodes `T` from the value at `index` (absolute), with `path` as its coding path.
+    ///
+    /// Types that JSON represents its own way (Date, Data, URL, Decimal, and
+    /// String-keyed dictionaries when keys are converted) are handled here, as
+    /// Foundation's `JSONDecoder` does; the common scalars skip `init(from:)`.
+    func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
+        if T.self == String.self {
+            return unsafeBitCast(try decodeString(at: index, path: path()), to: T.self)
+        }
+        if T.self == Int.self {
+            return unsafeBitCast(try decodeInteger(Int.self, at: index, path: path()), to: T.self)
+        }
+        if T.self == Double.self {
+            return unsafeBitCast(try decodeDouble(at: index, path: path()), to: T.self)
+        }
+        if T.self == Bool.self {
+            return unsafeBitCast(try decodeBool(at: index, path: path()), to: T.self)
+        }
+        if T.self == Date.self {
+            return unsafeBitCast(try decodeDate(at: index, path: path()), to: T.self)
+        }
+        if T.self == Data.self {
+            return unsafeBitCast(try decodeData(at: index, path: path()), to: T.self)
+        }
+        if T.self == URL.self {
+            return unsafeBitCast(try decodeURL(at: index, path: path()), to: T.self)
+        }
+        if T.self == Decimal.self {
+            return unsafeBitCast(try decodeDecimal(at: index, path: path()), to: T.self)
+        }
+        if !options.usesDefaultKeys, let dictionaryType = T.self as? any _StringKeyedDictionary.Type {
+            // Dictionary keys are data, not coding keys: Foundation leaves them unconverted.
+            return try dictionaryType._decode(from: self, at: index, path: path()) as! T
+        }
+        return try with(index, path: path()) { try T(from: self) }
+    }
+
+    /// Runs `body` with the decoder positioned at `index`.
+    @inline(__always)
+    func with<R>(_ index: Int, path newPath: _CodingPathNode, _ body: () throws -> R) rethrows -> R {
+        let savedValue = value, savedPath = self.path
+        value = index
+        self.path = newPath
+        defer {
+            value = savedValue
+            self.path = savedPath
+        }
+        return try body()
+    }
+
+    // MARK: Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        try KeyedDecodingContainer(keyedContainer(Key.self, at: value, path: path))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try unkeyedContainer(at: value, path: path)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        _SingleValueContainer(decoder: self, value: value, path: path)
+    }
+
+    func keyedContainer<Key: CodingKey>(_: Key.Type, at index: Int, path: _CodingPathNode) throws -> _KeyedContainer<Key> {
+        let kind = try self.kind(at: index, path: path)
+        guard kind == _Kind.object else {
+            if kind == _Kind.null {
+                throw valueNotFound(KeyedDecodingContainer<Key>.self, at: index, path: path,
+                                    "Cannot get keyed decoding container -- found null value instead")
+            }
+            throw typeMismatch([String: Any].self, at: index, path: path)
+        }
+        return try _KeyedContainer(decoder: self, object: index, path: path)
+    }
+
+    func unkeyedContainer(at index: Int, path: _CodingPathNode) throws -> any UnkeyedDecodingContainer {
+        if index == Self.streamedRoot {
+            return _IncrementalUnkeyedContainer(decoder: self, path: path)
+        }
+        let kind = try self.kind(at: index, path: path)
+        guard kind == _Kind.array else {
+            if kind == _Kind.null {
+                throw valueNotFound((any UnkeyedDecodingContainer).self, at: index, path: path,
+                                    "Cannot get unkeyed decoding container -- found null value instead")
+            }
+            throw typeMismatch([Any].self, at: index, path: path)
+        }
+        return try _UnkeyedContainer(decoder: self, array: index, path: path)
+    }
+
+    /// A separate decoder for `superDecoder()`: it may outlive the current step.
+    func subDecoder(at index: Int, path: _CodingPathNode) -> _TapeDecoder {
+        _TapeDecoder(stream: stream, options: options, value: index, path: path)
+    }
+
+    // MARK: Tape access
+
+    /// The token at an absolute index; throws if a lagging container asks for
+    /// an element that was already dropped from the tape.
+    @inline(__always)
+    func token(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
+        guard let local = stream.local(index) else { throw dropped(path: path()) }
+        return stream.parser.tokens[local]
+    }
+
+    /// The kind of value at `index`, including the two off-tape values.
+    func kind(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> UInt8 {
+        switch index {
+        case Self.streamedRoot: return _Kind.array
+        case Self.absent: return _Kind.null
+        default: return try token(at: index, path: path()).kind
+        }
+    }
+
+    func isNull(at index: Int) -> Bool {
+        (try? kind(at: index, path: .root)) == _Kind.null
+    }
+
+    /// The bytes of a string, key or number token.
+    @inline(__always)
+    func bytes(of token: sj_token) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: stream.parser.arena + token.arenaOffset, count: token.length)
+    }
+
+    /// Absolute index of the value after the one at `index`.
+    func indexAfter(_ index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Int {
+        index + (try token(at: index, path: path()).size)
+    }
+}
+
+/// `[String: V]`, which Foundation decodes with its keys unconverted.
+protocol _StringKeyedDictionary {
+    static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> Self
+}
+
+extension Dictionary: _StringKeyedDictionary where Key == String, Value: Decodable {
+    static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> Self {
+        let kind = try decoder.kind(at: index, path: path)
+        guard kind == _Kind.object else {
+            if kind == _Kind.null {
+                throw decoder.valueNotFound(Self.self, at: index, path: path, nil)
+            }
+            throw decoder.typeMismatch(Self.self, at: index, path: path)
+        }
+        var result: [String: Value] = [:]
+        var member = index + 1
+        let end = member + (try decoder.token(at: index, path: path)).span
+        while member < end {
+            let key = try decoder.token(at: member, path: path)
+            let name = String(decoding: decoder.bytes(of: key), as: UTF8.self)
+            let valueIndex = member + 1
+            if result[name] == nil {  // the first occurrence wins
+                result[name] = try decoder.unwrap(Value.self, at: valueIndex,
+                                                  path: path.appending(_JSONKey(stringValue: name)))
+            }
+            member = try decoder.indexAfter(valueIndex, path: path)
+        }
+        return result
+    }
+}

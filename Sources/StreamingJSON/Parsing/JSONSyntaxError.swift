@@ -1,0 +1,39 @@
+/// Input that is not valid JSON (or breaks one of the decoder's limits).
+///
+/// Thrown as the `underlyingError` of `DecodingError.dataCorrupted`. Positions
+/// follow the usual editor conventions: `line` and `column` start at 1,
+/// `byteOffset` at 0; `column` counts bytes from the start of the line, and a
+/// line ends at LF. The position is the first byte that could not be accepted
+/// (end of input for truncated documents).
+///
+///     Unexpected character 'x' at line 3, column 17 (byte 45)
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, without the position (`Unexpected character 'x'`).
+    public var message: String
+    /// Offset of the offending byte from the start of the input.
+    public var byteOffset: Int
+    /// 1-based line of the offending byte.
+    public var line: Int
+    /// 1-based column, in bytes from the start of the line.
+    public var column: Int
+
+    public init(message: String, byteOffset: Int, line: Int, column: Int) {
+        self.message = message
+        self.byteOffset = byteOffset
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String {
+        "\(message) at line \(line), column \(column) (byte \(byteOffset))"
+    }
+}
+
+/// A position in the input, resolved to line and column.
+struct _SourcePosition: Hashable, Sendable, CustomStringConvertible {
+    var byteOffset: Int
+    var line: Int
+    var column: Int
+
+    var description: String { "line \(line), column \(column) (byte \(byteOffset))" }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Where a stream's bytes come from. `read(into:)` fills the front of the
+/// reused chunk buffer with what is available and returns the count, 0 at the
+/// end of the input.
+protocol _ByteSource {
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Bytes already in memory, handed out one chunk at a time.
+struct _DataSource: _ByteSource {
+    let data: Data
+    var offset: Int
+
+    init(_ data: Data) {
+        self.data = data
+        self.offset = data.startIndex
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, data.endIndex - offset)
+        guard count > 0 else { return 0 }
+        data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+        offset += count
+        return count
+    }
+}
+
+/// A file descriptor read with `read(2)`, which returns what is available: a
+/// pipe's elements are delivered as they arrive. (`FileHandle.read(upToCount:)`
+/// waits for the full count on Linux.)
+final class _FileDescriptorSource: _ByteSource {
+    let descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// Keeps a borrowed FileHandle alive while its descriptor is read.
+    private let handle: FileHandle?
+
+    /// Opens `url` for reading; throws `CocoaError` as Foundation does.
+    init(url: URL) throws {
+        guard url.isFileURL else {
+            throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSURLErrorKey: url])
+        }
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw _FileDescriptorSource.openError(errno: errno, path: path) }
+        self.descriptor = fd
+        self.ownsDescriptor = true
+        self.handle = nil
+    }
+
+    init(handle: FileHandle) {
+        self.descriptor = handle.fileDescriptor
+        self.ownsDescriptor = false
+        self.handle = handle
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+
+    private static func openError(errno code: Int32, path: String) -> CocoaError {
+        let kind: CocoaError.Code
+        switch code {
+        case ENOENT, ENOTDIR: kind = .fileReadNoSuchFile
+        case EACCES, EPERM: kind = .fileReadNoPermission
+        case ENAMETOOLONG: kind = .fileReadInvalidFileName
+        default: kind = .fileReadUnknown
+        }
+        var info: [String: Any] = [NSFilePathErrorKey: path]
+        if let posix = POSIXErrorCode(rawValue: code) { info[NSUnderlyingErrorKey] = POSIXError(posix) }
+        return CocoaError(kind, userInfo: info)
+    }
+}

@@ -1,0 +1,302 @@
+import CYajl
+import Foundation
+
+/// Reads a byte source through one reused 64 KiB buffer, feeds yajl, and hands
+/// out the elements it frames, by ordinal.
+///
+/// Elements are numbered from 0 in document order. `element(_:)` returns the
+/// tape index of an element, reading and parsing more input only when that
+/// element is not complete yet. Before it reads, it drops every element older
+/// than the one just before the requested one: a cursor may trail the newest
+/// by one element (peek, then decode), never more. Tape indices handed out are
+/// *absolute* (they keep counting across drops); `local(_:)` maps them back and
+/// rejects those that were dropped.
+final class _ElementStream {
+    static let chunkSize = 64 * 1024
+
+    /// Created when the mode is known: at once, or for `.auto` when the first
+    /// non-whitespace byte (or the end of input) is seen.
+    private(set) var parser: _TapeParser!
+    /// nil until `.auto` has been resolved.
+    private(set) var mode: _StreamMode!
+    let path: [String]
+    let limits: _ParserLimits
+    private var source: any _ByteSource
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var lines = _LineIndex()
+
+    /// Absolute offset of the next byte to read.
+    private var inputOffset: UInt64 = 0
+    /// What the buffer holds: the last chunk read.
+    private var lastChunkBase: UInt64 = 0
+    private var lastChunkCount = 0
+    private var started = false
+    private var sawContent = false
+
+    /// Ordinal of the oldest element still on the tape.
+    private(set) var firstOrdinal = 0
+    /// Tokens dropped so far: absolute index = tape index + tokenBase.
+    private(set) var tokenBase = 0
+    /// yajl accepted the whole input.
+    private(set) var isFinished = false
+    /// The first syntax or system error; every later request rethrows it.
+    private(set) var failure: (any Error)?
+
+    /// `mode` nil means `.auto`: an array when the input starts with `[`
+    /// (after whitespace and a BOM), otherwise JSON Lines.
+    init(source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits) {
+        self.source = source
+        self.path = path
+        self.limits = limits
+        self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
+        if let mode { resolve(mode) }
+    }
+
+    private func resolve(_ mode: _StreamMode) {
+        self.mode = mode
+        self.parser = _TapeParser(mode: mode, path: path, limits: limits)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    // MARK: Elements
+
+    enum Lookup {
+        case element(Int)
+        case end
+        /// The element was dropped from the tape (a cursor fell too far behind).
+        case dropped
+    }
+
+    /// The absolute tape index of element `ordinal`'s first token.
+    func element(_ ordinal: Int) throws -> Lookup {
+        while true {
+            if ordinal < firstOrdinal { return .dropped }
+            let available = parser?.elementCount ?? 0
+            if ordinal < firstOrdinal + available {
+                return .element(tokenBase + parser.elementStart(ordinal - firstOrdinal))
+            }
+            if let failure { throw failure }
+            if isFinished { return .end }
+            // Keep only the element just before the one asked for.
+            dropElements(before: ordinal - 1)
+            try advance()
+        }
+    }
+
+    /// Whether element `ordinal` exists, reading as far as needed.
+    func hasElement(_ ordinal: Int) throws -> Bool {
+        if case .end = try element(ordinal) { return false }
+        return true
+    }
+
+    /// Parses the rest of the input without decoding it: for `decode(_:from:)`,
+    /// which validates the whole document.
+    func drain() throws {
+        while true {
+            if let failure { throw failure }
+            if isFinished { return }
+            dropElements(before: Int.max)
+            try advance()
+        }
+    }
+
+    private func dropElements(before ordinal: Int) {
+        guard let parser else { return }
+        let count = min(max(ordinal - firstOrdinal, 0), parser.elementCount)
+        guard count > 0 else { return }
+        tokenBase += parser.dropElements(count)
+        firstOrdinal += count
+    }
+
+    /// The tape index of an absolute index, or nil when it was dropped.
+    @inline(__always)
+    func local(_ absolute: Int) -> Int? {
+        let index = absolute - tokenBase
+        return index >= 0 && index < parser.tokenCount ? index : nil
+    }
+
+    // MARK: Reading
+
+    /// Reads and parses one chunk, or completes the parse at the end of input.
+    private func advance() throws {
+        do {
+            if Task.isCancelled { throw CancellationError() }
+            var count = try source.read(into: buffer)
+            var skip = 0
+            if !started {
+                started = true
+                // Gather three bytes so that a BOM split by a slow pipe is still seen.
+                while count > 0 && count < 3 {
+                    let more = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                    if more == 0 { break }
+                    count += more
+                }
+                if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { skip = 3 }
+            }
+            if count == 0 {
+                if parser == nil { resolve(.lines) }
+                try complete()
+                return
+            }
+            try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), skip: skip)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private func feed(_ chunk: UnsafeRawBufferPointer, skip: Int) throws {
+        let base = inputOffset
+        pruneLines()
+        lines.scan(chunk, base: base)
+        lastChunkBase = base
+        lastChunkCount = chunk.count
+        inputOffset += UInt64(chunk.count)
+        if !sawContent, let first = chunk[skip...].firstIndex(where: { !_isJSONWhitespace($0) }) {
+            sawContent = true
+            if parser == nil { resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
+        }
+        guard let parser else { return }  // only whitespace so far, in `.auto`
+
+        // yajl takes form feed and vertical tab for whitespace; JSON never
+        // allows them raw. Parse up to the first one, then reject it there.
+        var end = chunk.count
+        for forbidden in [0x0C, 0x0B] as [Int32] {
+            if let hit = memchr(chunk.baseAddress! + skip, forbidden, end - skip) {
+                end = chunk.baseAddress!.distance(to: UnsafeRawPointer(hit))
+            }
+        }
+        let body = UnsafeRawBufferPointer(rebasing: chunk[skip..<end])
+        let outcome = parser.parse(body, base: base + UInt64(skip))
+        if case .ok = outcome {} else {
+            throw syntaxError(outcome, chunk: body, base: base + UInt64(skip))
+        }
+        if end < chunk.count {
+            throw decodingError(JSONSyntaxError(
+                message: "Unexpected character \(_describeByte(chunk[end]))",
+                position: position(of: base + UInt64(end))))
+        }
+    }
+
+    private func complete() throws {
+        let outcome = parser.complete(end: inputOffset)
+        switch outcome {
+        case .ok:
+            break
+        case .invalid(let message, _) where message.contains("premature EOF"):
+            if !sawContent {
+                if mode == .lines { break }
+                throw decodingError(JSONSyntaxError(message: "No JSON value (the input is empty)",
+                                                    position: position(of: inputOffset)))
+            }
+            throw decodingError(JSONSyntaxError(message: "Unexpected end of input",
+                                                position: position(of: inputOffset)))
+        default:
+            // A token that yajl could only finish at the end (a number) was
+            // rejected: look for it in the last chunk, which the buffer still holds.
+            let last = UnsafeRawBufferPointer(rebasing: buffer[0..<lastChunkCount])
+            throw syntaxError(outcome, chunk: last, base: lastChunkBase, atEnd: true)
+        }
+        if (mode == .array || mode == .members) && !parser.foundTarget {
+            let kind = mode == .array ? "array" : "object"
+            throw decodingError(JSONSyntaxError(
+                message: "No \(kind) at path \(_describePath(path)): the key is missing",
+                position: position(of: inputOffset)))
+        }
+        isFinished = true
+    }
+
+    private func pruneLines() {
+        var keepFrom = lastChunkBase
+        if let parser, parser.tokenCount > 0 { keepFrom = min(keepFrom, parser.tokens[0].position) }
+        lines.prune(before: keepFrom)
+    }
+
+    // MARK: Positions and errors
+
+    func position(of offset: UInt64) -> _SourcePosition {
+        lines.position(of: offset)
+    }
+
+    func decodingError(_ error: JSONSyntaxError) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: [], debugDescription: error.description, underlyingError: error))
+    }
+
+    private func syntaxError(_ outcome: _ParseOutcome, chunk: UnsafeRawBufferPointer,
+                             base: UInt64, atEnd: Bool = false) -> DecodingError {
+        switch outcome {
+        case .ok:
+            preconditionFailure("not an error")
+        case let .stopped(code, offset, kind):
+            return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
+                                                 position: position(of: offset)))
+        case let .invalid(message, offset):
+            let located = _locateSyntaxError(yajlMessage: message, offset: atEnd ? chunk.count : offset,
+                                             chunk: chunk, atEnd: atEnd)
+            return decodingError(JSONSyntaxError(message: located.message,
+                                                 position: position(of: base + UInt64(located.index))))
+        }
+    }
+
+    private func limitMessage(code: Int32, kind: UInt8) -> String {
+        switch Int(code) {
+        case SJ_ERROR_DEPTH:
+            return "Nesting deeper than \(limits.maxDepth) levels (maxDepth)"
+        case SJ_ERROR_NUMBER_LENGTH:
+            return "Number literal longer than \(limits.maxNumberLength) characters"
+        case SJ_ERROR_STRING_LENGTH:
+            return "String longer than \(limits.maxStringLength) bytes"
+        case SJ_ERROR_ELEMENT_SIZE:
+            return "Element larger than \(limits.maxElementBytes) bytes (maxElementBytes)"
+        case SJ_ERROR_NOT_ARRAY:
+            let wanted = mode == .members ? "an object" : "an array"
+            let place = path.isEmpty ? "at the root" : "at path \(_describePath(path))"
+            return "Expected \(wanted) \(place) but found \(_describeKind(kind))"
+        case SJ_ERROR_PATH_NOT_OBJECT:
+            return "Expected an object on the way to path \(_describePath(path)) but found \(_describeKind(kind))"
+        case SJ_ERROR_MEMORY:
+            return "Out of memory while recording an element"
+        default:
+            return "Element too large to record (over 4 Gi tokens or bytes)"
+        }
+    }
+}
+
+extension JSONSyntaxError {
+    init(message: String, position: _SourcePosition) {
+        self.init(message: message, byteOffset: position.byteOffset, line: position.line, column: position.column)
+    }
+}
+
+@inline(__always)
+func _isJSONWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+}
+
+func _describePath(_ path: [String]) -> String {
+    path.isEmpty ? "." : path.map { "." + $0 }.joined()
+}
+
+func _describeKind(_ kind: UInt8) -> String {
+    switch Int(kind) {
+    case SJ_NULL: return "null"
+    case SJ_FALSE, SJ_TRUE: return "a boolean"
+    case SJ_NUMBER: return "a number"
+    case SJ_STRING: return "a string"
+    case SJ_ARRAY: return "an array"
+    case SJ_OBJECT: return "an object"
+    default: return "a key"
+    }
+}
+
+/// `'x'` for printable ASCII, `U+000C` for control characters, `byte 0xFF` otherwise.
+func _describeByte(_ byte: UInt8) -> String {
+    if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+    let hex = String(byte, radix: 16, uppercase: true)
+    if byte < 0x80 { return "U+" + String(repeating: "0", count: 4 - hex.count) + hex }
+    return "byte 0x" + (hex.count == 1 ? "0" : "") + hex
+}

@@ -1,0 +1,159 @@
+import CYajl
+import Foundation
+
+/// What a stream records: see `SJ_MODE_*` in `CYajl/tape.h`.
+enum _StreamMode: Int32 {
+    /// The root value; a root array is streamed element by element.
+    case document = 0
+    /// The elements of the array at the path.
+    case array = 1
+    /// Top-level values separated by whitespace.
+    case lines = 2
+    /// The members of the object at the path.
+    case members = 3
+}
+
+/// Limits a parse enforces while yajl runs (yajl itself has none).
+struct _ParserLimits: Sendable {
+    var maxDepth = 512
+    var maxNumberLength = 1_000
+    var maxStringLength = 64 << 20
+    /// 0: no limit.
+    var maxElementBytes = 0
+    var allowsComments = false
+}
+
+/// How a call into yajl ended.
+enum _ParseOutcome {
+    case ok
+    /// A tape callback stopped the parse: `SJ_ERROR_*`, where, and the kind of
+    /// value found (for the target and path errors).
+    case stopped(code: Int32, position: UInt64, foundKind: UInt8)
+    /// yajl rejected the input; `offset` is yajl's offset in the chunk.
+    case invalid(message: String, offset: Int)
+}
+
+/// The one owner of the C parser: allocation, configuration, feeding, status
+/// checks and the tape's memory. Everything else reads the tape through
+/// `tokens` and `arena`, which move when the tape grows or is compacted.
+final class _TapeParser {
+    let state: UnsafeMutablePointer<sj_parser>
+    private let pathBytes: [UnsafeMutablePointer<UInt8>]
+    private let pathKeys: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    private let pathLengths: UnsafeMutablePointer<Int>?
+
+    init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: sj_parser())
+        // The key path's bytes must outlive the parser: copy them out of the strings.
+        pathBytes = path.map { key in
+            let utf8 = Array(key.utf8)
+            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
+            bytes.initialize(from: utf8, count: utf8.count)
+            return bytes
+        }
+        if path.isEmpty {
+            pathKeys = nil
+            pathLengths = nil
+        } else {
+            pathKeys = .allocate(capacity: path.count)
+            pathLengths = .allocate(capacity: path.count)
+            for (index, key) in path.enumerated() {
+                pathKeys![index] = UnsafePointer(pathBytes[index])
+                pathLengths![index] = key.utf8.count
+            }
+        }
+        sj_parser_setup(state, mode.rawValue, pathKeys, pathLengths, path.count)
+        state.pointee.maxDepth = limits.maxDepth
+        state.pointee.maxNumberLength = limits.maxNumberLength
+        state.pointee.maxStringLength = limits.maxStringLength
+        state.pointee.maxElementBytes = UInt64(limits.maxElementBytes)
+
+        let handle = yajl_alloc(sj_callbacks(), nil, UnsafeMutableRawPointer(state))
+        state.pointee.yajl = handle
+        // UTF-8 validation stays on (the flag named `dont_validate` turns it off).
+        _ = cyajl_config(handle, yajl_allow_comments, limits.allowsComments ? 1 : 0)
+        if mode == .lines {
+            _ = cyajl_config(handle, yajl_allow_multiple_values, 1)
+        }
+    }
+
+    deinit {
+        sj_parser_release(state)
+        state.deallocate()
+        pathBytes.forEach { $0.deallocate() }
+        pathKeys?.deallocate()
+        pathLengths?.deallocate()
+    }
+
+    // MARK: Feeding
+
+    func parse(_ chunk: UnsafeRawBufferPointer, base: UInt64) -> _ParseOutcome {
+        let status = sj_parser_parse(state, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                     chunk.count, base)
+        return check(status)
+    }
+
+    /// Ends the input, `end` bytes long: yajl reports truncation only here.
+    func complete(end: UInt64) -> _ParseOutcome {
+        check(sj_parser_complete(state, end))
+    }
+
+    /// Every yajl status goes through here.
+    private func check(_ status: yajl_status) -> _ParseOutcome {
+        switch status {
+        case yajl_status_ok:
+            return .ok
+        case yajl_status_client_canceled:
+            let p = state.pointee
+            return .stopped(code: p.error, position: p.errorPosition, foundKind: UInt8(truncatingIfNeeded: p.errorKind))
+        default:
+            let handle = state.pointee.yajl
+            let offset = Int(yajl_get_bytes_consumed(handle))
+            var message = "invalid JSON"
+            if let text = yajl_get_error(handle, 0, nil, 0) {
+                message = String(cString: text)
+                yajl_free_error(handle, text)
+            }
+            return .invalid(message: message, offset: offset)
+        }
+    }
+
+    // MARK: The tape
+
+    var tokens: UnsafePointer<sj_token> { UnsafePointer(state.pointee.tokens) }
+    var arena: UnsafePointer<UInt8> { UnsafePointer(state.pointee.arena) }
+    var tokenCount: Int { state.pointee.tokenCount }
+    var elementCount: Int { state.pointee.elementCount }
+
+    /// Index (on the tape) of complete element `index` (0 = oldest kept).
+    func elementStart(_ index: Int) -> Int { Int(state.pointee.elements[index].token) }
+
+    /// Drops the `count` oldest complete elements; returns the tokens dropped.
+    func dropElements(_ count: Int) -> Int { sj_parser_drop_elements(state, count) }
+
+    /// Whether anything at all of a value has been seen (false on empty input).
+    var sawValue: Bool {
+        let p = state.pointee
+        return p.completedElements > 0 || p.depth > 0 || p.targetDone != 0 || p.tokenCount > 0
+            || (p.mode != SJ_MODE_LINES && p.expect == 0)
+    }
+
+    /// Whether the target of an `.array`/`.members` stream was found.
+    var foundTarget: Bool { state.pointee.inTarget != 0 || state.pointee.targetDone != 0 }
+
+    /// In `.document` mode: the root is an array whose elements are streamed.
+    var streamsRootArray: Bool {
+        let p = state.pointee
+        return p.frameDepth == 1 && (p.inTarget != 0 || p.targetDone != 0)
+    }
+
+    /// In `.document` mode: the root is some other value, recorded whole.
+    var recordsRootValue: Bool {
+        let p = state.pointee
+        return p.frameDepth == 0 && p.inTarget != 0
+    }
+
+    var completedElements: UInt64 { state.pointee.completedElements }
+    var depth: Int { state.pointee.depth }
+}

@@ -1,0 +1,45 @@
+# Sourced by the scripts: installs the system packages they need when missing.
+# Debian/Ubuntu: apt-get (as root, or through sudo); macOS: Homebrew.
+# Usage: ensure_packages deb-package... (Homebrew names are mapped below)
+
+ensure_packages() {
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        case "$pkg" in
+            libyajl-dev) pkg-config --exists yajl 2>/dev/null || missing+=("$pkg") ;;
+            libonig-dev) pkg-config --exists oniguruma 2>/dev/null || missing+=("$pkg") ;;
+            yajl-tools) command -v json_verify >/dev/null 2>&1 || missing+=("$pkg") ;;
+            *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
+        esac
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    if [ "$(uname -s)" = Darwin ]; then
+        local brew_names=()
+        for pkg in "${missing[@]}"; do
+            case "$pkg" in
+                libyajl-dev|yajl-tools) brew_names+=(yajl) ;;
+                libonig-dev) brew_names+=(oniguruma) ;;
+                *) brew_names+=("$pkg") ;;
+            esac
+        done
+        if command -v brew >/dev/null 2>&1; then
+            brew install "${brew_names[@]}"
+        else
+            echo "Missing: ${brew_names[*]}. Install Homebrew, then: brew install ${brew_names[*]}" >&2
+            return 1
+        fi
+    elif [ "$(id -u)" = 0 ]; then
+        echo "Installing ${missing[*]} ..." >&2
+        apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        echo "Installing ${missing[*]} ..." >&2
+        sudo apt-get update -qq >/dev/null
+        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+        echo "Missing packages. Run:  sudo apt-get install -y ${missing[*]}" >&2
+        return 1
+    fi
+}
