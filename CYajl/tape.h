@@ -376,6 +376,10 @@ static inline void sj_parser_setup(sj_parser *p, int mode,
     p->pathKeys = pathKeys;
     p->pathLengths = pathLengths;
     p->pathCount = pathCount;
+    // Start with room on the tape: the arena pointer is never NULL, even
+    // when every string is empty.
+    sj_grow((void **)&p->tokens, &p->tokenCapacity, 1024, sizeof(sj_token));
+    sj_grow((void **)&p->arena, &p->arenaCapacity, 16384, 1);
     if (mode == SJ_MODE_LINES) {
         p->inTarget = 1;
         p->frameDepth = 0;

@@ -110,7 +110,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         try _decodeDocument(type, source: _FileDescriptorSource(handle: handle))
     }
 
-    private func _decodeDocument<T: Decodable>(_ type: T.Type, source: some _ByteSource) throws -> T {
+    func _decodeDocument<T: Decodable>(_ type: T.Type, source: some _ByteSource) throws -> T {
         let options = self.options
         let stream = _ElementStream(source: source, mode: .document, limits: options.limits)
         let decoder = _TapeDecoder(stream: stream, options: options)

@@ -11,14 +11,17 @@ protocol _ByteSource {
 struct _DataSource: _ByteSource {
     let data: Data
     var offset: Int
+    /// Largest chunk handed out: tests use small ones to split tokens.
+    let chunkLimit: Int
 
-    init(_ data: Data) {
+    init(_ data: Data, chunkLimit: Int = .max) {
         self.data = data
         self.offset = data.startIndex
+        self.chunkLimit = max(1, chunkLimit)
     }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = min(buffer.count, data.endIndex - offset)
+        let count = min(buffer.count, data.endIndex - offset, chunkLimit)
         guard count > 0 else { return 0 }
         data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
         offset += count
