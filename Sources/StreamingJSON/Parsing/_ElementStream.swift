@@ -24,6 +24,9 @@ final class _ElementStream {
     private var source: any _ByteSource
     private let buffer: UnsafeMutableRawBufferPointer
     private var lines = _LineIndex()
+    /// The last few KiB of input before the current chunk, to find where a
+    /// rejected token that straddles chunks begins.
+    private var recent = _RecentBytes()
 
     /// Absolute offset of the next byte to read.
     private var inputOffset: UInt64 = 0
@@ -82,7 +85,7 @@ final class _ElementStream {
             if isFinished { return .end }
             // Keep only the element just before the one asked for.
             dropElements(before: ordinal - 1)
-            try advance()
+            advance()
         }
     }
 
@@ -99,7 +102,7 @@ final class _ElementStream {
             if let failure { throw failure }
             if isFinished { return }
             dropElements(before: Int.max)
-            try advance()
+            advance()
         }
     }
 
@@ -121,7 +124,9 @@ final class _ElementStream {
     // MARK: Reading
 
     /// Reads and parses one chunk, or completes the parse at the end of input.
-    private func advance() throws {
+    /// An error is recorded in `failure` rather than thrown: the elements the
+    /// chunk completed before it are still handed out first.
+    private func advance() {
         do {
             if Task.isCancelled { throw CancellationError() }
             var count = try source.read(into: buffer)
@@ -144,7 +149,6 @@ final class _ElementStream {
             try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), skip: skip)
         } catch {
             failure = error
-            throw error
         }
     }
 
@@ -174,6 +178,7 @@ final class _ElementStream {
         if case .ok = outcome {} else {
             throw syntaxError(outcome, chunk: body, base: base + UInt64(skip))
         }
+        recent.append(body, base: base + UInt64(skip))
         if end < chunk.count {
             throw decodingError(JSONSyntaxError(
                 message: "Unexpected character \(_describeByte(chunk[end]))",
@@ -196,9 +201,9 @@ final class _ElementStream {
                                                 position: position(of: inputOffset)))
         default:
             // A token that yajl could only finish at the end (a number) was
-            // rejected: look for it in the last chunk, which the buffer still holds.
-            let last = UnsafeRawBufferPointer(rebasing: buffer[0..<lastChunkCount])
-            throw syntaxError(outcome, chunk: last, base: lastChunkBase, atEnd: true)
+            // rejected: look for it among the last bytes read.
+            throw syntaxError(outcome, chunk: UnsafeRawBufferPointer(start: nil, count: 0),
+                              base: inputOffset, atEnd: true)
         }
         if (mode == .array || mode == .members) && !parser.foundTarget {
             let kind = mode == .array ? "array" : "object"
@@ -235,10 +240,11 @@ final class _ElementStream {
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
         case let .invalid(message, offset):
-            let located = _locateSyntaxError(yajlMessage: message, offset: atEnd ? chunk.count : offset,
-                                             chunk: chunk, atEnd: atEnd)
+            let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
+            let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
+                                             in: window, atEnd: atEnd)
             return decodingError(JSONSyntaxError(message: located.message,
-                                                 position: position(of: base + UInt64(located.index))))
+                                                 position: position(of: located.position)))
         }
     }
 

@@ -6,27 +6,27 @@
 /// leave the offset *at* the offending byte; "invalid char" and invalid UTF-8
 /// leave it just past it; parse (grammar) errors leave it past the whole
 /// token that was not allowed, so we walk back to that token's first byte.
-func _locateSyntaxError(yajlMessage: String, offset: Int, chunk: UnsafeRawBufferPointer,
-                        atEnd: Bool) -> (message: String, index: Int) {
+func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow,
+                        atEnd: Bool) -> (message: String, position: UInt64) {
     let lexical = yajlMessage.hasPrefix("lexical error")
     var detail = Substring(yajlMessage)
     if let colon = detail.range(of: "error: ") { detail = detail[colon.upperBound...] }
     while let last = detail.last, last == "\n" || last == "." || last == " " { detail.removeLast() }
 
-    func byte(at index: Int) -> String {
-        index < chunk.count ? _describeByte(chunk[index]) : "end of input"
+    func byte(at position: UInt64) -> String {
+        window[position].map(_describeByte) ?? "end of input"
     }
 
     if atEnd {
         // yajl finishes a number (or literal) only when it sees the end.
-        if lexical { return ("Unexpected end of input", chunk.count) }
-        let index = _tokenStart(endingAt: chunk.count, in: chunk)
-        return ("Unexpected character \(byte(at: index)) after the end of the JSON value", index)
+        if lexical { return ("Unexpected end of input", window.end) }
+        let start = _tokenStart(endingAt: window.end, in: window)
+        return ("Unexpected character \(byte(at: start)) after the end of the JSON value", start)
     }
 
     if lexical {
         let pastTheByte = detail.contains("invalid char in json text") || detail.contains("UTF8")
-        let index = min(max(pastTheByte ? offset - 1 : offset, 0), chunk.count)
+        let index = min(max(pastTheByte && offset > window.start ? offset - 1 : offset, window.start), window.end)
         let found = byte(at: index)
         let message: String
         if detail.contains("invalid char in json text") {
@@ -52,7 +52,7 @@ func _locateSyntaxError(yajlMessage: String, offset: Int, chunk: UnsafeRawBuffer
         return (message, index)
     }
 
-    let index = _tokenStart(endingAt: min(offset, chunk.count), in: chunk)
+    let index = _tokenStart(endingAt: min(offset, window.end), in: window)
     let found = byte(at: index)
     let expectation: String
     if detail.contains("after array element") {
@@ -74,24 +74,22 @@ func _locateSyntaxError(yajlMessage: String, offset: Int, chunk: UnsafeRawBuffer
 }
 
 /// The first byte of the token that ends just before `end`.
-func _tokenStart(endingAt end: Int, in chunk: UnsafeRawBufferPointer) -> Int {
-    guard end > 0 else { return 0 }
-    let last = chunk[end - 1]
+func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
+    guard end > window.start, let last = window[end - 1] else { return end }
     if _isJSONWhitespace(last) { return end }
     if last == UInt8(ascii: "\"") {
         // The opening quote is the nearest quote not escaped by an odd run of backslashes.
-        var index = end - 2
-        while index >= 0 {
-            if chunk[index] == UInt8(ascii: "\"") {
-                var backslashes = 0
-                while index - backslashes - 1 >= 0 && chunk[index - backslashes - 1] == UInt8(ascii: "\\") {
-                    backslashes += 1
-                }
-                if backslashes % 2 == 0 { return index }
-            }
+        var index = end - 1
+        while index > window.start {
             index -= 1
+            guard window[index] == UInt8(ascii: "\"") else { continue }
+            var backslashes: UInt64 = 0
+            while index - backslashes > window.start && window[index - backslashes - 1] == UInt8(ascii: "\\") {
+                backslashes += 1
+            }
+            if backslashes % 2 == 0 { return index }
         }
-        return 0
+        return window.start
     }
     func isWordByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -99,6 +97,45 @@ func _tokenStart(endingAt end: Int, in chunk: UnsafeRawBufferPointer) -> Int {
     }
     guard isWordByte(last) else { return end - 1 }
     var index = end - 1
-    while index > 0 && isWordByte(chunk[index - 1]) { index -= 1 }
+    while index > window.start, let previous = window[index - 1], isWordByte(previous) { index -= 1 }
     return index
+}
+
+/// The bytes around a syntax error: the current chunk and up to 4 KiB before it.
+struct _ByteWindow {
+    let recent: _RecentBytes
+    let chunk: UnsafeRawBufferPointer
+    let chunkBase: UInt64
+
+    var start: UInt64 { recent.bytes.isEmpty ? chunkBase : recent.base }
+    var end: UInt64 { chunkBase + UInt64(chunk.count) }
+
+    subscript(position: UInt64) -> UInt8? {
+        if position >= chunkBase && position < end { return chunk[Int(position - chunkBase)] }
+        if position >= recent.base && position < recent.base + UInt64(recent.bytes.count) {
+            return recent.bytes[Int(position - recent.base)]
+        }
+        return nil
+    }
+}
+
+/// The last 4 KiB of input parsed, kept in one reused array.
+struct _RecentBytes {
+    static let capacity = 4096
+    private(set) var bytes: [UInt8] = []
+    /// Absolute offset of `bytes[0]`.
+    private(set) var base: UInt64 = 0
+
+    mutating func append(_ chunk: UnsafeRawBufferPointer, base chunkBase: UInt64) {
+        let end = chunkBase + UInt64(chunk.count)
+        if chunk.count >= Self.capacity {
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: chunk[(chunk.count - Self.capacity)...])
+        } else {
+            let overflow = bytes.count + chunk.count - Self.capacity
+            if overflow > 0 { bytes.removeFirst(overflow) }
+            bytes.append(contentsOf: chunk)
+        }
+        base = end - UInt64(bytes.count)
+    }
 }
