@@ -21,6 +21,14 @@ let package = Package(
             dependencies: ["CYajl"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Decodes a generated records dump and prints throughput and peak
+        // memory: the engine behind scripts/demo and scripts/compare-decode.
+        .executableTarget(
+            name: "streamingjson-bench",
+            dependencies: ["StreamingJSON"],
+            path: "Sources/StreamingJSONBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "StreamingJSONTests",
             dependencies: ["StreamingJSON"],

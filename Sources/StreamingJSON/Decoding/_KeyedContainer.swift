@@ -20,7 +20,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         self.decoder = decoder
         self.object = object
         self.node = path
-        self.convertedKeys = decoder.options.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
+        self.convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
     }
 
     var codingPath: [any CodingKey] { node.path }
@@ -36,31 +36,44 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     /// Absolute index of the value for `key`, or nil when the object has no such member.
+    @inline(__always)
     func valueIndex(forKey key: Key) throws -> Int? {
-        guard let local = decoder.stream.local(object) else { throw decoder.dropped(path: node) }
-        let tokens = decoder.stream.parser.tokens
+        try valueIndex(named: key.stringValue)
+    }
+
+    /// Absolute index of the value of the first member whose (converted) key is `name`.
+    func valueIndex(named name: String) throws -> Int? {
+        let stream = decoder.stream
+        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
+        let tokens = stream.parser.tokens
         let end = local + 1 + tokens[local].span
-        var member = local + 1
+        let base = stream.tokenBase
         if let convertedKeys {
-            let name = key.stringValue
+            var member = local + 1
             var ordinal = 0
             while member < end {
-                if convertedKeys[ordinal] == name { return decoder.stream.tokenBase + member + 1 }
+                if convertedKeys[ordinal] == name { return base + member + 1 }
                 member += 1 + tokens[member + 1].size
                 ordinal += 1
             }
             return nil
         }
-        var name = key.stringValue
+        let arena = stream.parser.arena
+        var name = name
         return name.withUTF8 { wanted -> Int? in
-            let arena = decoder.stream.parser.arena
+            let count = wanted.count
+            let first = count > 0 ? wanted[0] : 0
+            var member = local + 1
             while member < end {
                 let token = tokens[member]
-                if token.length == wanted.count
-                    && (wanted.count == 0 || memcmp(arena + token.arenaOffset, wanted.baseAddress!, wanted.count) == 0) {
-                    return decoder.stream.tokenBase + member + 1
+                if token.length == count {
+                    let bytes = arena + token.arenaOffset
+                    if count == 0 || (bytes[0] == first && memcmp(bytes, wanted.baseAddress!, count) == 0) {
+                        return base + member + 1
+                    }
                 }
-                member += 1 + tokens[member + 1].size
+                let value = tokens[member + 1]
+                member += value.kind >= _Kind.array ? value.span + 2 : 2
             }
             return nil
         }
@@ -122,24 +135,82 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return try decoder.unwrap(type, at: index, path: node.appending(key))
     }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try decodeIfPresent(type, key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try decodeIfPresent(type, key) }
+    // Concrete overloads: a generic one would look up Optional<T> metadata at run time.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeBool(at: index, path: node.appending(key))
+    }
 
-    private func decodeIfPresent<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeString(at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeDouble(at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeFloat(at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(Int.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(Int8.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(Int16.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(Int32.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(Int64.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(UInt.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(UInt8.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(UInt16.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(UInt32.self, at: index, path: node.appending(key))
+    }
+
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        guard let index = try presentIndex(key) else { return nil }
+        return try decoder.decodeInteger(UInt64.self, at: index, path: node.appending(key))
+    }
+
+    /// The value's index when the key is present and not null.
+    @inline(__always)
+    private func presentIndex(_ key: Key) throws -> Int? {
         guard let index = try valueIndex(forKey: key), !decoder.isNull(at: index) else { return nil }
-        return try decoder.unwrap(type, at: index, path: node.appending(key))
+        return index
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type,
@@ -151,18 +222,14 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder.unkeyedContainer(at: try require(key), path: node.appending(key))
     }
 
+    /// The value at key `"super"` (whatever `Key` is), or an absent value that reads as null.
     func superDecoder() throws -> any Decoder {
-        decoder.subDecoder(at: try valueIndex(forKey: _JSONKey.super) ?? _TapeDecoder.absent,
+        decoder.subDecoder(at: try valueIndex(named: _JSONKey.super.stringValue) ?? _TapeDecoder.absent,
                            path: node.appending(_JSONKey.super))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         decoder.subDecoder(at: try valueIndex(forKey: key) ?? _TapeDecoder.absent, path: node.appending(key))
-    }
-
-    private func valueIndex(forKey key: _JSONKey) throws -> Int? {
-        guard let typed = Key(stringValue: key.stringValue) else { return nil }
-        return try valueIndex(forKey: typed)
     }
 }
 

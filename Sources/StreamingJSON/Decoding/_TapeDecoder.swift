@@ -19,6 +19,8 @@ final class _TapeDecoder: Decoder {
 
     let stream: _ElementStream
     let options: _DecodingOptions
+    /// `options.keyDecodingStrategy` is `.useDefaultKeys` (read on every keyed container).
+    let usesDefaultKeys: Bool
     /// Absolute tape index of the value being decoded.
     var value: Int
     var path: _CodingPathNode
@@ -29,6 +31,7 @@ final class _TapeDecoder: Decoder {
          path: _CodingPathNode = .root) {
         self.stream = stream
         self.options = options
+        self.usesDefaultKeys = options.usesDefaultKeys
         self.value = value
         self.path = path
     }
@@ -83,9 +86,11 @@ final class _TapeDecoder: Decoder {
         if T.self == Decimal.self {
             return unsafeBitCast(try decodeDecimal(at: index, path: path()), to: T.self)
         }
-        if !options.usesDefaultKeys, let dictionaryType = T.self as? any _StringKeyedDictionary.Type {
-            // Dictionary keys are data, not coding keys: Foundation leaves them unconverted.
-            return try dictionaryType._decode(from: self, at: index, path: path()) as! T
+        if index != Self.streamedRoot, let array = try decodeScalarArray(type, at: index, path: path()) {
+            return array
+        }
+        if index != Self.streamedRoot, let collection = T.self as? any _TapeDecodable.Type {
+            return try collection._decode(from: self, at: index, path: path()) as! T
         }
         return try with(index, path: path()) { try T(from: self) }
     }
@@ -184,33 +189,109 @@ final class _TapeDecoder: Decoder {
     }
 }
 
-/// `[String: V]`, which Foundation decodes with its keys unconverted.
-protocol _StringKeyedDictionary {
+/// Collections decoded straight from the tape instead of through their own
+/// `init(from:)`: the standard library's generic `Array.init(from:)` looks up
+/// `Array<Element>` metadata on every append (unspecialized across modules),
+/// which cost more than parsing the array. Here the array is built once at
+/// its known size. A streamed root array still goes through `init(from:)`, so
+/// that it gets the incremental container.
+protocol _TapeDecodable {
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> Self
 }
 
-extension Dictionary: _StringKeyedDictionary where Key == String, Value: Decodable {
+extension Array: _TapeDecodable where Element: Decodable {
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> Self {
-        let kind = try decoder.kind(at: index, path: path)
-        guard kind == _Kind.object else {
-            if kind == _Kind.null {
-                throw decoder.valueNotFound(Self.self, at: index, path: path, nil)
+        let token = try decoder.containerToken(_Kind.array, Self.self, at: index, path: path)
+        var cursor = index + 1
+        return try Array(unsafeUninitializedCapacity: token.count) { buffer, initialized in
+            for position in 0..<token.count {
+                let element = try decoder.unwrap(Element.self, at: cursor, path: path.appending(index: position))
+                (buffer.baseAddress! + position).initialize(to: element)
+                initialized = position + 1
+                cursor = try decoder.indexAfter(cursor, path: path)
             }
-            throw decoder.typeMismatch(Self.self, at: index, path: path)
         }
-        var result: [String: Value] = [:]
+    }
+}
+
+/// `[String: V]` keeps its keys as they are (Foundation never applies the key
+/// strategy to dictionary keys); the first occurrence of a key wins.
+extension Dictionary: _TapeDecodable where Key == String, Value: Decodable {
+    static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> Self {
+        let token = try decoder.containerToken(_Kind.object, Self.self, at: index, path: path)
+        var result: [String: Value] = Dictionary(minimumCapacity: token.count)
         var member = index + 1
-        let end = member + (try decoder.token(at: index, path: path)).span
+        let end = member + token.span
         while member < end {
             let key = try decoder.token(at: member, path: path)
             let name = String(decoding: decoder.bytes(of: key), as: UTF8.self)
             let valueIndex = member + 1
-            if result[name] == nil {  // the first occurrence wins
+            if result[name] == nil {
                 result[name] = try decoder.unwrap(Value.self, at: valueIndex,
                                                   path: path.appending(_JSONKey(stringValue: name)))
             }
             member = try decoder.indexAfter(valueIndex, path: path)
         }
         return result
+    }
+}
+
+extension _TapeDecoder {
+    /// Arrays of the common scalars, decoded by concrete (specialized) code:
+    /// generic code that builds an `Array<E>` pays a runtime metadata lookup
+    /// of about 2 000 instructions per array. nil when `T` is none of these.
+    @inline(__always)
+    func decodeScalarArray<T>(_: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T? {
+        if T.self == [String].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeString(at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [Double].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeDouble(at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [Int].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int.self, at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [Bool].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeBool(at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [Float].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeFloat(at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [Int64].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int64.self, at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [UInt64].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(UInt64.self, at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [Int32].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int32.self, at: $0, path: $1()) }, to: T.self)
+        }
+        if T.self == [UInt8].self {
+            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(UInt8.self, at: $0, path: $1()) }, to: T.self)
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private func scalarArray<E>(at index: Int, path: _CodingPathNode,
+                                _ element: (Int, @autoclosure () -> _CodingPathNode) throws -> E) throws -> [E] {
+        let token = try containerToken(_Kind.array, [E].self, at: index, path: path)
+        var cursor = index + 1
+        return try Array(unsafeUninitializedCapacity: token.count) { buffer, initialized in
+            for position in 0..<token.count {
+                (buffer.baseAddress! + position).initialize(to: try element(cursor, path.appending(index: position)))
+                initialized = position + 1
+                cursor += 1  // scalars take one token
+            }
+        }
+    }
+
+    /// The token of an array or object, or Foundation's errors for null and other kinds.
+    func containerToken(_ kind: UInt8, _ type: Any.Type, at index: Int, path: _CodingPathNode) throws -> sj_token {
+        if index >= 0, let local = stream.local(index) {
+            let token = stream.parser.tokens[local]
+            if token.kind == kind { return token }
+        }
+        throw mismatch(type, at: index, path: path)
     }
 }
