@@ -452,4 +452,44 @@ static inline size_t sj_parser_drop_elements(sj_parser *p, size_t count) {
     return cut.token;
 }
 
+/// Moves the complete elements of `from` to the end of `to`, a tape that
+/// holds only complete elements (a batch handed between threads, or the
+/// decoding thread's tape). Returns 0 when memory runs out.
+static inline int sj_parser_move_complete(sj_parser *from, sj_parser *to) {
+    size_t tokens = from->completeEnd.token;
+    size_t bytes = from->completeEnd.arena;
+    size_t elements = from->elementCount;
+    if (elements == 0) return 1;
+    if (to->tokenCount + tokens > UINT32_MAX || to->arenaCount + bytes > UINT32_MAX) return 0;
+    if (to->tokenCapacity - to->tokenCount < tokens &&
+        !sj_grow((void **)&to->tokens, &to->tokenCapacity, to->tokenCount + tokens, sizeof(sj_token)))
+        return 0;
+    if (to->arenaCapacity - to->arenaCount < bytes &&
+        !sj_grow((void **)&to->arena, &to->arenaCapacity, to->arenaCount + bytes, 1))
+        return 0;
+    if (to->elementCapacity - to->elementCount < elements &&
+        !sj_grow((void **)&to->elements, &to->elementCapacity, to->elementCount + elements, sizeof(sj_element)))
+        return 0;
+    uint32_t tokenShift = (uint32_t)to->tokenCount, arenaShift = (uint32_t)to->arenaCount;
+    sj_token *target = to->tokens + to->tokenCount;
+    memcpy(target, from->tokens, tokens * sizeof(sj_token));
+    for (size_t i = 0; i < tokens; i++) {
+        uint8_t kind = (uint8_t)(target[i].word >> 56);
+        if (kind == SJ_NUMBER || kind == SJ_STRING || kind == SJ_KEY) target[i].a += arenaShift;
+    }
+    memcpy(to->arena + to->arenaCount, from->arena, bytes);
+    for (size_t i = 0; i < elements; i++) {
+        to->elements[to->elementCount + i].token = from->elements[i].token + tokenShift;
+        to->elements[to->elementCount + i].arena = from->elements[i].arena + arenaShift;
+    }
+    to->tokenCount += tokens;
+    to->arenaCount += bytes;
+    to->elementCount += elements;
+    to->completedElements += elements;
+    to->completeEnd.token = (uint32_t)to->tokenCount;
+    to->completeEnd.arena = (uint32_t)to->arenaCount;
+    sj_parser_drop_elements(from, elements);
+    return 1;
+}
+
 #endif

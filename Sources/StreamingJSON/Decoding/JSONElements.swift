@@ -20,13 +20,14 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     public typealias Element = T
     public typealias AsyncIterator = Iterator
 
-    private let openSource: () throws -> any _ByteSource
+    /// Opens the source; returns it with its size when known.
+    private let openSource: () throws -> (any _ByteSource, Int?)
     private let options: _DecodingOptions
     private let path: [String]
     private let format: JSONStreamFormat
 
     init(options: _DecodingOptions, path: [String], format: JSONStreamFormat,
-         openSource: @escaping () throws -> any _ByteSource) {
+         openSource: @escaping () throws -> (any _ByteSource, Int?)) {
         self.options = options
         self.path = path
         self.format = format
@@ -67,9 +68,10 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
             if finished { return nil }
             if container == nil {
                 do {
-                    let source = try elements.openSource()
-                    let stream = _ElementStream(source: source, mode: elements.format.streamMode(path: elements.path),
-                                                path: elements.path, limits: elements.options.limits)
+                    let (source, size) = try elements.openSource()
+                    let stream = elements.options.makeStream(source: source, size: size,
+                                                             mode: elements.format.streamMode(path: elements.path),
+                                                             path: elements.path)
                     container = _IncrementalUnkeyedContainer(
                         decoder: _TapeDecoder(stream: stream, options: elements.options), path: .root)
                 } catch {
@@ -98,19 +100,22 @@ extension StreamingJSONDecoder {
     /// The elements of the array (or other stream shape, see `format`) in `data`.
     public func elements<T: Decodable>(of type: T.Type, from data: Data, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) { _DataSource(data) }
+        JSONElements(options: options, path: path, format: format) { (_DataSource(data), data.count) }
     }
 
     /// The elements of a file, read through one reused 64 KiB buffer.
     public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) { try _FileDescriptorSource(url: url) }
+        JSONElements(options: options, path: path, format: format) {
+            let source = try _FileDescriptorSource(url: url)
+            return (source, source.size)
+        }
     }
 
     /// The elements arriving on a file handle (a file, a pipe, stdin), each
     /// delivered as soon as its last byte has been read. Single-pass.
     public func elements<T: Decodable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) { _FileDescriptorSource(handle: handle) }
+        JSONElements(options: options, path: path, format: format) { (_FileDescriptorSource(handle: handle), nil) }
     }
 }

@@ -59,8 +59,38 @@ struct _DecodingOptions: @unchecked Sendable {
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     var limits = _ParserLimits()
 
+    /// Whether yajl runs on a second thread (`_ParsePipeline.swift`).
+    var pipelining = _Pipelining.automatic
+
     var usesDefaultKeys: Bool {
         if case .useDefaultKeys = keyDecodingStrategy { return true }
         return false
+    }
+}
+
+/// When parsing moves to a second thread.
+enum _Pipelining: Sendable {
+    /// For inputs of at least 1 MiB of known size, on machines with more than one core.
+    case automatic
+    case never
+    /// Tests use this to run small inputs through the pipeline.
+    case always
+
+    static let threshold = 1 << 20
+}
+
+extension _DecodingOptions {
+    /// A stream over `source`, parsed on a second thread when that pays.
+    func makeStream(source: any _ByteSource, size: Int?, mode: _StreamMode?, path: [String] = []) -> _ElementStream {
+        let pipelined: Bool
+        switch pipelining {
+        case .never: pipelined = false
+        case .always: pipelined = true
+        case .automatic:
+            pipelined = (size ?? 0) >= _Pipelining.threshold && ProcessInfo.processInfo.activeProcessorCount > 1
+        }
+        return pipelined
+            ? _ElementStream(pipelining: source, mode: mode, path: path, limits: limits)
+            : _ElementStream(source: source, mode: mode, path: path, limits: limits)
     }
 }

@@ -81,6 +81,12 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         set { withLock { $0.limits.maxStringLength = max(0, newValue) } }
     }
 
+    /// Test hook: when parsing runs on a second thread.
+    var pipelining: _Pipelining {
+        get { withLock { $0.pipelining } }
+        set { withLock { $0.pipelining = newValue } }
+    }
+
     /// Largest single streamed element accepted, in bytes of input; `nil`
     /// (the default) for no limit. A larger element is rejected as soon as it
     /// passes the limit instead of being buffered.
@@ -97,22 +103,23 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// `decoder.unkeyedContainer()` (as `Array` does), the elements are parsed
     /// on demand, one chunk at a time. The document is validated to its end.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try _decodeDocument(type, source: _DataSource(data))
+        try _decodeDocument(type, source: _DataSource(data), size: data.count)
     }
 
     /// Decodes a value from a file, read in 64 KiB chunks.
     public func decode<T: Decodable>(_ type: T.Type, contentsOf url: URL) throws -> T {
-        try _decodeDocument(type, source: _FileDescriptorSource(url: url))
+        let source = try _FileDescriptorSource(url: url)
+        return try _decodeDocument(type, source: source, size: source.size)
     }
 
     /// Decodes a value from everything the handle delivers until its end.
     public func decode<T: Decodable>(_ type: T.Type, from handle: FileHandle) throws -> T {
-        try _decodeDocument(type, source: _FileDescriptorSource(handle: handle))
+        try _decodeDocument(type, source: _FileDescriptorSource(handle: handle), size: nil)
     }
 
-    func _decodeDocument<T: Decodable>(_ type: T.Type, source: some _ByteSource) throws -> T {
+    func _decodeDocument<T: Decodable>(_ type: T.Type, source: some _ByteSource, size: Int?) throws -> T {
         let options = self.options
-        let stream = _ElementStream(source: source, mode: .document, limits: options.limits)
+        let stream = options.makeStream(source: source, size: size, mode: .document)
         let decoder = _TapeDecoder(stream: stream, options: options)
         return try decoder.decodeDocument(type)
     }

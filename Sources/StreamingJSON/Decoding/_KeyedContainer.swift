@@ -7,21 +7,25 @@ import Foundation
 /// member's key bytes in the arena, length first, with no `String` made per
 /// key. The first occurrence of a duplicate key wins, as in Foundation. With
 /// a key strategy, the converted spellings are computed once per container.
+///
+/// The container holds one reference: the standard library's type-erasing box
+/// copies the container (unspecialized) several times per `decode` call, and
+/// each copy retains every reference it holds.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let decoder: _TapeDecoder
-    /// Absolute tape index of the object token.
-    let object: Int
-    let node: _CodingPathNode
-    /// The members' keys as converted by the key strategy, in document order;
-    /// nil with `.useDefaultKeys`.
-    private let convertedKeys: [String]?
+    private let context: _ObjectContext
 
     init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws {
-        self.decoder = decoder
-        self.object = object
-        self.node = path
-        self.convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
+        let convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
+        context = _ObjectContext(decoder: decoder, object: object, node: path, convertedKeys: convertedKeys)
     }
+
+    @inline(__always) var decoder: _TapeDecoder { context.decoder }
+    /// Absolute tape index of the object token.
+    @inline(__always) var object: Int { context.object }
+    @inline(__always) var node: _CodingPathNode { context.node }
+    /// The members' keys as converted by the key strategy, in document order;
+    /// nil with `.useDefaultKeys`.
+    @inline(__always) private var convertedKeys: [String]? { context.convertedKeys }
 
     var codingPath: [any CodingKey] { node.path }
 
@@ -59,8 +63,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return nil
         }
         let arena = stream.parser.arena
-        var name = name
-        return name.withUTF8 { wanted -> Int? in
+        func scan(_ wanted: UnsafeBufferPointer<UInt8>) -> Int? {
             let count = wanted.count
             let first = count > 0 ? wanted[0] : 0
             var member = local + 1
@@ -69,14 +72,18 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 if token.length == count {
                     let bytes = arena + token.arenaOffset
                     if count == 0 || (bytes[0] == first && memcmp(bytes, wanted.baseAddress!, count) == 0) {
-                        return base + member + 1
+                        return base &+ member &+ 1
                     }
                 }
-                let value = tokens[member + 1]
-                member += value.kind >= _Kind.array ? value.span + 2 : 2
+                let value = tokens[member &+ 1]
+                member &+= value.kind >= _Kind.array ? value.span &+ 2 : 2
             }
             return nil
         }
+        // Native strings (coding keys are literals) expose their UTF-8 without a copy.
+        if let found = name.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var copy = name
+        return copy.withUTF8(scan)
     }
 
     @inline(__always)
@@ -230,6 +237,21 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         decoder.subDecoder(at: try valueIndex(forKey: key) ?? _TapeDecoder.absent, path: node.appending(key))
+    }
+}
+
+/// What a keyed container knows, shared by its copies.
+final class _ObjectContext {
+    let decoder: _TapeDecoder
+    let object: Int
+    let node: _CodingPathNode
+    let convertedKeys: [String]?
+
+    init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode, convertedKeys: [String]?) {
+        self.decoder = decoder
+        self.object = object
+        self.node = node
+        self.convertedKeys = convertedKeys
     }
 }
 

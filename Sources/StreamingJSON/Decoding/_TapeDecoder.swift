@@ -26,6 +26,8 @@ final class _TapeDecoder: Decoder {
     var path: _CodingPathNode
     /// Converted spellings of keys (`convertFromSnakeCase`), by JSON spelling.
     var snakeCaseCache: [String: String] = [:]
+    /// Types seen not to be `_TapeDecodable`.
+    var plainTypes: [ObjectIdentifier] = []
 
     init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
          path: _CodingPathNode = .root) {
@@ -45,7 +47,7 @@ final class _TapeDecoder: Decoder {
     func decodeDocument<T: Decodable>(_ type: T.Type) throws -> T {
         let first = try stream.element(0)
         let result: T
-        if stream.parser.streamsRootArray {
+        if stream.streamsRootArray {
             result = try unwrap(type, at: Self.streamedRoot, path: .root)
         } else if case .element(let index) = first {
             result = try unwrap(type, at: index, path: .root)
@@ -62,34 +64,20 @@ final class _TapeDecoder: Decoder {
     /// String-keyed dictionaries when keys are converted) are handled here, as
     /// Foundation's `JSONDecoder` does; the common scalars skip `init(from:)`.
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
-        if T.self == String.self {
-            return unsafeBitCast(try decodeString(at: index, path: path()), to: T.self)
+        switch _FastType(T.self) {
+        case .string: return unsafeBitCast(try decodeString(at: index, path: path()), to: T.self)
+        case .int: return unsafeBitCast(try decodeInteger(Int.self, at: index, path: path()), to: T.self)
+        case .double: return unsafeBitCast(try decodeDouble(at: index, path: path()), to: T.self)
+        case .bool: return unsafeBitCast(try decodeBool(at: index, path: path()), to: T.self)
+        case .date: return unsafeBitCast(try decodeDate(at: index, path: path()), to: T.self)
+        case .data: return unsafeBitCast(try decodeData(at: index, path: path()), to: T.self)
+        case .url: return unsafeBitCast(try decodeURL(at: index, path: path()), to: T.self)
+        case .decimal: return unsafeBitCast(try decodeDecimal(at: index, path: path()), to: T.self)
+        case .other: break
+        default:
+            if index != Self.streamedRoot { return try decodeScalarArray(type, at: index, path: path()) }
         }
-        if T.self == Int.self {
-            return unsafeBitCast(try decodeInteger(Int.self, at: index, path: path()), to: T.self)
-        }
-        if T.self == Double.self {
-            return unsafeBitCast(try decodeDouble(at: index, path: path()), to: T.self)
-        }
-        if T.self == Bool.self {
-            return unsafeBitCast(try decodeBool(at: index, path: path()), to: T.self)
-        }
-        if T.self == Date.self {
-            return unsafeBitCast(try decodeDate(at: index, path: path()), to: T.self)
-        }
-        if T.self == Data.self {
-            return unsafeBitCast(try decodeData(at: index, path: path()), to: T.self)
-        }
-        if T.self == URL.self {
-            return unsafeBitCast(try decodeURL(at: index, path: path()), to: T.self)
-        }
-        if T.self == Decimal.self {
-            return unsafeBitCast(try decodeDecimal(at: index, path: path()), to: T.self)
-        }
-        if index != Self.streamedRoot, let array = try decodeScalarArray(type, at: index, path: path()) {
-            return array
-        }
-        if index != Self.streamedRoot, let collection = T.self as? any _TapeDecodable.Type {
+        if index != Self.streamedRoot, let collection = tapeDecodable(T.self) {
             return try collection._decode(from: self, at: index, path: path()) as! T
         }
         return try with(index, path: path()) { try T(from: self) }
@@ -189,6 +177,36 @@ final class _TapeDecoder: Decoder {
     }
 }
 
+/// The types `unwrap` decodes without going through `init(from:)`, found by
+/// comparing metatypes (no conformance lookup, no `Optional<T>` in generic code).
+enum _FastType {
+    case string, int, double, bool, date, data, url, decimal
+    case strings, doubles, ints, bools, floats, int64s, uint64s, int32s, uint8s
+    case other
+
+    @inline(__always)
+    init<T>(_ type: T.Type) {
+        if T.self == String.self { self = .string }
+        else if T.self == Int.self { self = .int }
+        else if T.self == Double.self { self = .double }
+        else if T.self == Bool.self { self = .bool }
+        else if T.self == Date.self { self = .date }
+        else if T.self == Data.self { self = .data }
+        else if T.self == URL.self { self = .url }
+        else if T.self == Decimal.self { self = .decimal }
+        else if T.self == [String].self { self = .strings }
+        else if T.self == [Double].self { self = .doubles }
+        else if T.self == [Int].self { self = .ints }
+        else if T.self == [Bool].self { self = .bools }
+        else if T.self == [Float].self { self = .floats }
+        else if T.self == [Int64].self { self = .int64s }
+        else if T.self == [UInt64].self { self = .uint64s }
+        else if T.self == [Int32].self { self = .int32s }
+        else if T.self == [UInt8].self { self = .uint8s }
+        else { self = .other }
+    }
+}
+
 /// Collections decoded straight from the tape instead of through their own
 /// `init(from:)`: the standard library's generic `Array.init(from:)` looks up
 /// `Array<Element>` metadata on every append (unspecialized across modules),
@@ -239,36 +257,40 @@ extension Dictionary: _TapeDecodable where Key == String, Value: Decodable {
 extension _TapeDecoder {
     /// Arrays of the common scalars, decoded by concrete (specialized) code:
     /// generic code that builds an `Array<E>` pays a runtime metadata lookup
-    /// of about 2 000 instructions per array. nil when `T` is none of these.
-    @inline(__always)
-    func decodeScalarArray<T>(_: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T? {
-        if T.self == [String].self {
+    /// of about 2 000 instructions per array. `T` is one of `_FastType`'s arrays.
+    func decodeScalarArray<T>(_: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
+        switch _FastType(T.self) {
+        case .strings:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeString(at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [Double].self {
+        case .doubles:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeDouble(at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [Int].self {
+        case .ints:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int.self, at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [Bool].self {
+        case .bools:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeBool(at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [Float].self {
+        case .floats:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeFloat(at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [Int64].self {
+        case .int64s:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int64.self, at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [UInt64].self {
+        case .uint64s:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(UInt64.self, at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [Int32].self {
+        case .int32s:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int32.self, at: $0, path: $1()) }, to: T.self)
-        }
-        if T.self == [UInt8].self {
+        case .uint8s:
             return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(UInt8.self, at: $0, path: $1()) }, to: T.self)
+        default:
+            preconditionFailure("not a scalar array type")
         }
+    }
+
+    /// `T` as a `_TapeDecodable` collection, remembering the types that are not
+    /// (a conformance check costs a few hundred instructions; user types come
+    /// back for every element).
+    func tapeDecodable<T>(_ type: T.Type) -> (any _TapeDecodable.Type)? {
+        let id = ObjectIdentifier(type)
+        if plainTypes.contains(id) { return nil }
+        if let collection = type as? any _TapeDecodable.Type { return collection }
+        if plainTypes.count < 16 { plainTypes.append(id) }
         return nil
     }
 

@@ -34,6 +34,8 @@ struct _DataSource: _ByteSource {
 /// waits for the full count on Linux.)
 final class _FileDescriptorSource: _ByteSource {
     let descriptor: Int32
+    /// The size of a regular file, for choosing whether to parse on another thread.
+    let size: Int?
     private let ownsDescriptor: Bool
     /// Keeps a borrowed FileHandle alive while its descriptor is read.
     private let handle: FileHandle?
@@ -47,12 +49,15 @@ final class _FileDescriptorSource: _ByteSource {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw _FileDescriptorSource.openError(errno: errno, path: path) }
         self.descriptor = fd
+        var info = stat()
+        self.size = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         self.ownsDescriptor = true
         self.handle = nil
     }
 
     init(handle: FileHandle) {
         self.descriptor = handle.fileDescriptor
+        self.size = nil
         self.ownsDescriptor = false
         self.handle = handle
     }

@@ -44,15 +44,43 @@ final class _ElementStream {
     private(set) var isFinished = false
     /// The first syntax or system error; every later request rethrows it.
     private(set) var failure: (any Error)?
+    /// In `.document` mode: the root is an array whose elements are streamed.
+    private(set) var streamsRootArray = false
+
+    /// Set when parsing runs on another thread (`_ParsePipeline.swift`): the
+    /// batches of elements it publishes.
+    private let pipeline: _BatchQueue?
+    /// Producer side: line breaks found since the last batch, for the decoder's index.
+    private let forwardsNewlines: Bool
+    private var forwardedFrom = 0
+    /// Whether parsing runs on another thread.
+    var isPipelined: Bool { pipeline != nil }
+    /// Input bytes read so far.
+    var bytesRead: UInt64 { inputOffset }
 
     /// `mode` nil means `.auto`: an array when the input starts with `[`
     /// (after whitespace and a BOM), otherwise JSON Lines.
-    init(source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits) {
+    init(source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits,
+         forwardsNewlines: Bool = false) {
         self.source = source
         self.path = path
         self.limits = limits
         self.buffer = .allocate(byteCount: Self.chunkSize, alignment: 16)
+        self.pipeline = nil
+        self.forwardsNewlines = forwardsNewlines
         if let mode { resolve(mode) }
+    }
+
+    /// A stream whose parsing runs on another thread; this one only decodes.
+    init(pipelining source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits) {
+        self.source = _DataSource(Data())
+        self.path = path
+        self.limits = limits
+        self.buffer = .allocate(byteCount: 0, alignment: 16)
+        self.forwardsNewlines = false
+        self.parser = _TapeParser(tapeOnly: ())
+        self.mode = mode
+        self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits)
     }
 
     private func resolve(_ mode: _StreamMode) {
@@ -61,6 +89,7 @@ final class _ElementStream {
     }
 
     deinit {
+        pipeline?.cancel()
         buffer.deallocate()
     }
 
@@ -126,7 +155,11 @@ final class _ElementStream {
     /// Reads and parses one chunk, or completes the parse at the end of input.
     /// An error is recorded in `failure` rather than thrown: the elements the
     /// chunk completed before it are still handed out first.
-    private func advance() {
+    func advance() {
+        if let pipeline {
+            receive(from: pipeline)
+            return
+        }
         do {
             if Task.isCancelled { throw CancellationError() }
             var count = try source.read(into: buffer)
@@ -152,9 +185,39 @@ final class _ElementStream {
         }
     }
 
+    /// Decoding side of a pipeline: appends the next batch to the tape.
+    private func receive(from pipeline: _BatchQueue) {
+        if Task.isCancelled {
+            failure = CancellationError()
+            pipeline.cancel()
+            return
+        }
+        let batch = pipeline.takeReady()
+        if sj_parser_move_complete(batch.tape.state, parser.state) == 0 {
+            failure = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Out of memory while receiving elements"))
+        }
+        lines.append(contentsOf: batch.newlines)
+        lines.prune(before: parser.tokenCount > 0 ? parser.tokens[0].position : batch.end)
+        inputOffset = batch.end
+        mode = batch.mode
+        streamsRootArray = batch.streamsRootArray
+        if failure == nil, let error = batch.failure { failure = error }
+        if batch.finished { isFinished = true }
+        pipeline.recycle(batch)
+    }
+
+    /// Producer side: hands over the line breaks scanned since the last call.
+    func forwardNewlines(into offsets: inout [UInt64]) {
+        forwardedFrom = min(forwardedFrom, lines.keptCount)
+        offsets.append(contentsOf: lines.kept(from: forwardedFrom))
+        forwardedFrom = lines.keptCount
+    }
+
     private func feed(_ chunk: UnsafeRawBufferPointer, skip: Int) throws {
         let base = inputOffset
+        let keptBefore = lines.keptCount
         pruneLines()
+        if forwardsNewlines { forwardedFrom = max(0, forwardedFrom - (keptBefore - lines.keptCount)) }
         lines.scan(chunk, base: base)
         lastChunkBase = base
         lastChunkCount = chunk.count
@@ -163,6 +226,7 @@ final class _ElementStream {
             sawContent = true
             if parser == nil { resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
         }
+        defer { if mode == .document { streamsRootArray = parser?.streamsRootArray ?? false } }
         guard let parser else { return }  // only whitespace so far, in `.auto`
 
         // yajl takes form feed and vertical tab for whitespace; JSON never

@@ -24,6 +24,15 @@ struct _LineIndex {
         }
     }
 
+    /// Line breaks found by another index (the producer thread's), in order.
+    mutating func append(contentsOf offsets: [UInt64]) {
+        newlines.append(contentsOf: offsets)
+    }
+
+    /// The offsets of the line breaks kept, from the `index`th on.
+    func kept(from index: Int) -> ArraySlice<UInt64> { newlines[index...] }
+    var keptCount: Int { newlines.count }
+
     /// Forgets line breaks before `offset` (keeping their count).
     mutating func prune(before offset: UInt64) {
         var dropped = 0

@@ -78,6 +78,17 @@ final class _TapeParser {
         }
     }
 
+    /// A tape with no parser behind it: a batch between threads, or the
+    /// decoding thread's tape when parsing runs on another thread.
+    init(tapeOnly: Void) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: sj_parser())
+        pathBytes = []
+        pathKeys = nil
+        pathLengths = nil
+        sj_parser_setup(state, _StreamMode.lines.rawValue, nil, nil, 0)
+    }
+
     deinit {
         sj_parser_release(state)
         state.deallocate()

@@ -42,7 +42,22 @@ enum Engine {
     /// Decodes a whole document, handing the parser at most `chunk` bytes at a time.
     static func decode<T: Decodable>(_ type: T.Type, _ data: Data, chunk: Int = .max,
                                      decoder: StreamingJSONDecoder = StreamingJSONDecoder()) throws -> T {
-        try decoder._decodeDocument(type, source: _DataSource(data, chunkLimit: chunk))
+        try decoder._decodeDocument(type, source: _DataSource(data, chunkLimit: chunk), size: nil)
+    }
+
+    /// The same, with yajl running on a second thread (the pipeline used for large inputs).
+    static func decodePipelined<T: Decodable>(_ type: T.Type, _ data: Data, chunk: Int = .max,
+                                              decoder: StreamingJSONDecoder = StreamingJSONDecoder()) throws -> T {
+        decoder.pipelining = .always
+        defer { decoder.pipelining = .automatic }
+        return try decoder._decodeDocument(type, source: _DataSource(data, chunkLimit: chunk), size: nil)
+    }
+
+    /// A decoder that always parses on a second thread.
+    static func pipelinedDecoder() -> StreamingJSONDecoder {
+        let decoder = StreamingJSONDecoder()
+        decoder.pipelining = .always
+        return decoder
     }
 
     static var fixtures: URL {

@@ -1,0 +1,133 @@
+import CYajl
+import Foundation
+
+// Parsing on a second core.
+//
+// For large inputs, yajl runs on a producer thread while the caller's thread
+// decodes. The producer is an ordinary single-threaded `_ElementStream`; after
+// each chunk it moves the elements that chunk completed into a *batch* (a tape
+// with no parser behind it) and publishes it. The decoding thread's stream
+// appends each batch to its own tape, which has the same C layout, so the
+// decoder, absolute indices and the trail-by-one rule work unchanged.
+//
+//   producer:  read chunk → yajl → tape ──move──▶ batch ─┐
+//   decoder:   ◀──move── batch ◀── ready queue ◀─────────┘  (3 batches, recycled)
+//
+// Memory stays bounded: at most three batches (one chunk's elements each)
+// are in flight besides the two tapes. Wall-clock time becomes that of the
+// slower side instead of the sum of both.
+
+/// One chunk's worth of complete elements, handed from the producer to the decoder.
+final class _Batch {
+    let tape: _TapeParser
+    /// Offsets of the line breaks in the bytes this batch covers.
+    var newlines: [UInt64] = []
+    /// Input offset after the bytes this batch covers.
+    var end: UInt64 = 0
+    var failure: (any Error)?
+    var finished = false
+    var mode: _StreamMode?
+    var streamsRootArray = false
+
+    init() {
+        tape = _TapeParser(tapeOnly: ())
+    }
+}
+
+/// The two queues between the threads: free batches and ready ones.
+final class _BatchQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var free: [_Batch]
+    private var ready: [_Batch] = []
+    private var cancelled = false
+
+    init(batches: Int) {
+        free = (0..<batches).map { _ in _Batch() }
+    }
+
+    /// Producer: an empty batch to fill, or nil once the decoder is gone.
+    func takeFree() -> _Batch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while free.isEmpty && !cancelled { condition.wait() }
+        return cancelled ? nil : free.removeLast()
+    }
+
+    func publish(_ batch: _Batch) {
+        condition.lock()
+        ready.append(batch)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Decoder: the next batch, in order (waits for the producer).
+    func takeReady() -> _Batch {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty { condition.wait() }
+        return ready.removeFirst()
+    }
+
+    func recycle(_ batch: _Batch) {
+        batch.newlines.removeAll(keepingCapacity: true)
+        batch.failure = nil
+        condition.lock()
+        free.append(batch)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The decoder stopped early: the producer ends at its next chunk.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Hands the producer stream to its thread.
+private struct _Producer: @unchecked Sendable {
+    let stream: _ElementStream
+    let queue: _BatchQueue
+
+    func run() {
+        while let batch = queue.takeFree() {
+            stream.advance()
+            if !stream.moveCompleteElements(to: batch.tape) && stream.failure == nil {
+                batch.failure = DecodingError.dataCorrupted(.init(
+                    codingPath: [], debugDescription: "Out of memory while handing elements to the decoder"))
+            }
+            stream.forwardNewlines(into: &batch.newlines)
+            batch.end = stream.bytesRead
+            batch.failure = batch.failure ?? stream.failure
+            batch.finished = stream.isFinished
+            batch.mode = stream.mode
+            batch.streamsRootArray = stream.streamsRootArray
+            let done = batch.failure != nil || batch.finished
+            queue.publish(batch)
+            if done { return }
+        }
+    }
+}
+
+extension _ElementStream {
+    /// Starts parsing `source` on a new thread; returns the queue to read batches from.
+    static func startProducer(source: any _ByteSource, mode: _StreamMode?, path: [String],
+                              limits: _ParserLimits) -> _BatchQueue {
+        let producerStream = _ElementStream(source: source, mode: mode, path: path, limits: limits,
+                                            forwardsNewlines: true)
+        let queue = _BatchQueue(batches: 3)
+        let producer = _Producer(stream: producerStream, queue: queue)
+        let thread = Thread { producer.run() }
+        thread.name = "StreamingJSON parser"
+        thread.start()
+        return queue
+    }
+
+    /// Producer side: moves the elements completed so far into `tape`.
+    func moveCompleteElements(to tape: _TapeParser) -> Bool {
+        guard let parser else { return true }
+        return sj_parser_move_complete(parser.state, tape.state) != 0
+    }
+}

@@ -1,0 +1,47 @@
+"""Runs commands and measures them: wall-clock seconds and the peak resident
+memory of the child (from wait4's rusage), so that every contender is
+measured the same way, whatever language it is written in."""
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+
+def measure(command, stdin_path=None):
+    """Returns (seconds, peak_rss_mib, stdout) for one run of `command`."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = process.stdout.read(), process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    if stdin_path:
+        stdin.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit("command failed (%d): %s\n%s" % (code, " ".join(command), err.decode(errors="replace")))
+    peak = usage.ru_maxrss / 1024 if sys.platform != "darwin" else usage.ru_maxrss / 1048576
+    return seconds, peak, out.decode(errors="replace")
+
+
+def compare(contenders, runs, size_bytes, log=sys.stderr):
+    """Runs each contender `runs` times, interleaved (A B C A B C ...), and
+    returns {name: {"seconds": median, "mbps": ..., "peak_mib": max, "out": last}}."""
+    samples = {name: [] for name, _, _ in contenders}
+    peaks = {name: [] for name, _, _ in contenders}
+    outputs = {}
+    for run in range(runs):
+        for name, command, stdin_path in contenders:
+            seconds, peak, out = measure(command, stdin_path)
+            samples[name].append(seconds)
+            peaks[name].append(peak)
+            outputs[name] = out
+            print("  run %d  %-34s %7.2f s  %7.1f MiB" % (run + 1, name, seconds, peak), file=log, flush=True)
+    results = {}
+    for name, _, _ in contenders:
+        median = statistics.median(samples[name])
+        results[name] = {"seconds": median, "mbps": size_bytes / 1e6 / median,
+                         "peak_mib": max(peaks[name]), "out": outputs[name], "samples": samples[name]}
+    return results
