@@ -44,7 +44,10 @@
 
 enum {
     SJ_NULL = 0, SJ_FALSE = 1, SJ_TRUE = 2, SJ_NUMBER = 3,
-    SJ_STRING = 4, SJ_KEY = 5, SJ_ARRAY = 6, SJ_OBJECT = 7
+    SJ_STRING = 4, SJ_KEY = 5, SJ_ARRAY = 6, SJ_OBJECT = 7,
+    /// Stands for an element that passed maxElementBytes: it was parsed but
+    /// not recorded. Its position is the element's first byte.
+    SJ_OVERSIZED = 8
 };
 
 /// What is streamed.
@@ -114,6 +117,8 @@ typedef struct sj_parser {
     int mode;
     size_t frameDepth;
     int inTarget, targetDone;
+    // The element in progress passed maxElementBytes: parse it, record nothing.
+    int skipping;
     // Key path: pathDepth objects along the path are open; `expect` says the
     // next value begun is the one the path leads to so far.
     const unsigned char *const *pathKeys;
@@ -172,7 +177,7 @@ static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *byt
 // MARK: - Recording
 
 static inline int sj_recording(const sj_parser *p) {
-    return p->inTarget && p->depth >= p->frameDepth;
+    return p->inTarget && p->depth >= p->frameDepth && !p->skipping;
 }
 
 static inline void sj_element_begin(sj_parser *p, uint64_t position) {
@@ -193,9 +198,35 @@ static inline int sj_element_end(sj_parser *p) {
 }
 
 static inline int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
+                            const unsigned char *bytes, size_t length);
+
+/// The element in progress passed maxElementBytes: forget what was recorded
+/// of it (keeping an object member's key), leave a marker in its place, and
+/// parse the rest of it without recording. The stream goes on after it.
+/// Returns 2 when the element ended here (a scalar), 1 when the rest is skipped.
+static int sj_oversized(sj_parser *p, int atKey) {
+    size_t keep = p->current.token, arena = p->current.arena;
+    if (p->mode == SJ_MODE_MEMBERS && p->tokenCount > keep) {
+        arena = p->tokens[keep].a + p->tokens[keep].b;
+        keep += 1;
+    }
+    p->tokenCount = keep;
+    p->arenaCount = arena;
+    for (size_t i = p->frameDepth; i < p->depth; i++) p->frames[i].token = SJ_NO_TOKEN;
+    uint64_t maxBytes = p->maxElementBytes;
+    p->maxElementBytes = 0;
+    int ok = sj_append(p, SJ_OVERSIZED, p->currentPosition, NULL, 0);
+    p->maxElementBytes = maxBytes;
+    if (!ok) return 0;
+    if (p->depth == p->frameDepth && !atKey) return sj_element_end(p) ? 2 : 0;
+    p->skipping = 1;
+    return 1;
+}
+
+static inline int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
                             const unsigned char *bytes, size_t length) {
-    if (p->maxElementBytes && position - p->currentPosition > p->maxElementBytes)
-        return sj_fail(p, SJ_ERROR_ELEMENT_SIZE, p->currentPosition);
+    if (p->maxElementBytes && position + length - p->currentPosition > p->maxElementBytes)
+        return sj_oversized(p, kind == SJ_KEY && p->depth == p->frameDepth);
     if (p->tokenCount == p->tokenCapacity) {
         if (p->tokenCount >= SJ_NO_TOKEN) return sj_fail(p, SJ_ERROR_TOO_LARGE, position);
         if (!sj_grow((void **)&p->tokens, &p->tokenCapacity, p->tokenCount + 1, sizeof(sj_token)))
@@ -256,6 +287,10 @@ static int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
 static inline int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
                             const unsigned char *bytes, size_t length) {
     if (p->depth) p->frames[p->depth - 1].count++;
+    if (p->skipping && p->depth == p->frameDepth) {  // the value of an oversized member's key
+        p->skipping = 0;
+        return sj_element_end(p);
+    }
     if (!sj_recording(p)) {
         int action = sj_outside_value(p, kind, position);
         if (action == SJ_STOP) return 0;
@@ -263,7 +298,8 @@ static inline int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
     }
     int startsElement = p->depth == p->frameDepth;
     if (startsElement && p->mode != SJ_MODE_MEMBERS) sj_element_begin(p, position);
-    if (!sj_append(p, kind, position, bytes, length)) return 0;
+    int appended = sj_append(p, kind, position, bytes, length);
+    if (appended != 1) return appended != 0;  // failed, or an oversized element already ended
     return startsElement ? sj_element_end(p) : 1;
 }
 
@@ -324,6 +360,7 @@ static inline int sj_open(sj_parser *p, uint8_t kind) {
         if (p->depth == p->frameDepth && p->mode != SJ_MODE_MEMBERS) sj_element_begin(p, position);
         token = (uint32_t)p->tokenCount;
         if (!sj_append(p, kind, position, NULL, 0)) return 0;
+        if (p->skipping) token = SJ_NO_TOKEN;  // it made the element oversized
     }
     if (p->depth == p->frameCapacity &&
         !sj_grow((void **)&p->frames, &p->frameCapacity, p->depth + 1, sizeof(sj_frame)))
@@ -341,8 +378,12 @@ static inline int sj_close(sj_parser *p) {
         t->a = (uint32_t)(p->tokenCount - frame.token - 1);
         t->b = frame.count;
         if (p->maxElementBytes && sj_end(p) - p->currentPosition > p->maxElementBytes)
-            return sj_fail(p, SJ_ERROR_ELEMENT_SIZE, p->currentPosition);
+            return sj_oversized(p, 0) != 0;
         return p->depth == p->frameDepth ? sj_element_end(p) : 1;
+    }
+    if (p->skipping && p->depth == p->frameDepth) {
+        p->skipping = 0;
+        return sj_element_end(p);
     }
     if (p->inTarget && p->depth + 1 == p->frameDepth) {
         p->inTarget = 0;
@@ -399,6 +440,18 @@ static inline void sj_parser_release(sj_parser *p) {
     p->arena = NULL;
     p->elements = NULL;
     p->frames = NULL;
+}
+
+/// Forgets the element in progress and starts a new yajl handle (JSON Lines
+/// resynchronizing after a syntax error). Complete elements stay.
+static inline void sj_parser_restart(sj_parser *p) {
+    yajl_free(p->yajl);
+    p->yajl = yajl_alloc(sj_callbacks(), NULL, p);
+    p->tokenCount = p->completeEnd.token;
+    p->arenaCount = p->completeEnd.arena;
+    p->depth = 0;
+    p->skipping = 0;
+    p->error = SJ_OK;
 }
 
 /// Parses one chunk that starts at absolute offset `base`.

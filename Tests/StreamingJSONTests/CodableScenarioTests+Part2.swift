@@ -381,10 +381,19 @@ extension CodableScenarioTests {
         #expect(try iterator.next() == AbvBeer(name: "Art Car", abv: 5.0, brewery: "Saint Arnold", style: "ipa"))
         #expect(try iterator.next() == nil)
 
-        // HTML through the stream: a syntax error, and the stream ends.
+        // HTML through the stream: `.auto` reads it as JSON Lines (it does not start
+        // with "["), so each malformed line is reported with its line, then the stream ends.
         var htmlIterator = StreamingJSONDecoder().elements(of: AbvBeer.self, from: Self.data(html)).makeIterator()
-        #expect(Self.errorSummary { _ = try htmlIterator.next() }.kind == "dataCorrupted")
+        for line in [1, 2] {
+            let error = Self.decodingError { _ = try htmlIterator.next() }
+            #expect((Self.context(error!)?.underlyingError as? JSONSyntaxError)?.line == line)
+        }
         #expect(try htmlIterator.next() == nil)
+        // As an array, the first syntax error ends the stream.
+        var arrayIterator = StreamingJSONDecoder().elements(of: AbvBeer.self, from: Self.data(html), format: .array)
+            .makeIterator()
+        #expect(Self.errorSummary { _ = try arrayIterator.next() }.kind == "dataCorrupted")
+        #expect(try arrayIterator.next() == nil)
     }
 
     // MARK: 16. GroceryProduct with an optional description, then renamed keys

@@ -80,10 +80,14 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                 }
             }
             do {
-                if let element = try container!.decodeNextElement(T.self) { return element }
-                finished = true
-                container = nil  // release the file and the parser
-                return nil
+                switch try container!.nextElement(T.self) {
+                case .element(let element):
+                    return element
+                case .end, .needsInput:  // pulled sources never need input
+                    finished = true
+                    container = nil  // release the file and the parser
+                    return nil
+                }
             } catch {
                 if container!.decoder.stream.failure != nil {
                     // Syntax or read error: the stream cannot go on.

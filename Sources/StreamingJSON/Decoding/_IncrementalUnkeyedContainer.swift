@@ -31,36 +31,56 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
 
     /// The next element's value index and coding path; throws at the end.
     private func next(_ type: Any.Type) throws -> (index: Int, path: _CodingPathNode) {
-        if let next = try element() { return next }
+        if case .element(let index, let path) = try slot() { return (index, path) }
         throw DecodingError.valueNotFound(type, .init(
             codingPath: node.appending(index: currentIndex).path, debugDescription: "Unkeyed container is at end."))
     }
 
-    /// Element `currentIndex`, or nil at the end of the stream. An element of
-    /// `.objectValues` is a key token followed by the value; the key is its path.
-    private func element() throws -> (index: Int, path: _CodingPathNode)? {
+    enum Slot {
+        case element(index: Int, path: _CodingPathNode)
+        case end
+        /// A pushed source has no more bytes for now.
+        case needsInput
+    }
+
+    /// Element `currentIndex`. An element of `.objectValues` is a key token
+    /// followed by the value; the key is its coding path.
+    private func slot() throws -> Slot {
         switch try decoder.stream.element(currentIndex) {
         case .end:
-            return nil
+            return .end
+        case .needsInput:
+            return .needsInput
         case .dropped:
             throw decoder.dropped(path: node.appending(index: currentIndex))
         case .element(let start):
             guard decoder.stream.mode == .members else {
-                return (start, node.appending(index: currentIndex))
+                return .element(index: start, path: node.appending(index: currentIndex))
             }
             let key = try decoder.token(at: start, path: node)
             let name = String(decoding: decoder.bytes(of: key), as: UTF8.self)
-            return (start + 1, node.appending(_JSONKey(stringValue: name)))
+            return .element(index: start + 1, path: node.appending(_JSONKey(stringValue: name)))
         }
     }
 
-    /// For `JSONElements`: decodes the next element, or returns nil at the end.
-    /// Unlike `decode(_:)` it moves past the element even when decoding it
-    /// fails, so one bad element does not poison the stream.
-    mutating func decodeNextElement<T: Decodable>(_ type: T.Type) throws -> T? {
-        guard let (index, path) = try element() else { return nil }
-        defer { currentIndex += 1 }
-        return try decoder.unwrap(type, at: index, path: path)
+    enum Next<T> {
+        case element(T)
+        case end
+        case needsInput
+    }
+
+    /// For the element sequences: decodes the next element. Unlike
+    /// `decode(_:)` it moves past the element even when decoding it fails, so
+    /// one bad element does not poison the stream.
+    mutating func nextElement<T: Decodable>(_ type: T.Type) throws -> Next<T> {
+        switch try slot() {
+        case .end: return .end
+        case .needsInput: return .needsInput
+        case .element(let index, let path):
+            defer { currentIndex += 1 }
+            if try decoder.kind(at: index, path: path) == _Kind.oversized { throw decoder.oversized(at: index, path: path) }
+            return .element(try decoder.unwrap(type, at: index, path: path))
+        }
     }
 
     mutating func decodeNil() throws -> Bool {

@@ -76,7 +76,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                     }
                 }
                 let value = tokens[member &+ 1]
-                member &+= value.kind >= _Kind.array ? value.span &+ 2 : 2
+                member &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
             }
             return nil
         }

@@ -47,6 +47,15 @@ extension _TapeDecoder {
         return DecodingError.keyNotFound(key, .init(codingPath: path.path, debugDescription: message + "."))
     }
 
+    /// An element that passed `maxElementBytes`: parsed, not kept.
+    func oversized(at index: Int, path: _CodingPathNode) -> DecodingError {
+        let offset = stream.local(index).map { stream.parser.tokens[$0].position } ?? 0
+        let error = JSONSyntaxError(message: "Element larger than \(stream.limits.maxElementBytes) bytes (maxElementBytes)",
+                                    position: stream.position(of: offset))
+        return DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: error.description,
+                                                 underlyingError: error))
+    }
+
     /// A container copy that fell more than one element behind a stream.
     func dropped(path: _CodingPathNode) -> DecodingError {
         DecodingError.dataCorrupted(.init(

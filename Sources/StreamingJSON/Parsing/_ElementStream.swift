@@ -100,11 +100,29 @@ final class _ElementStream {
         case end
         /// The element was dropped from the tape (a cursor fell too far behind).
         case dropped
+        /// A pushed source has nothing more for now (`_PushSource`).
+        case needsInput
     }
+
+    /// Errors that end one value, not the stream (a malformed line of JSON
+    /// Lines), thrown when the element after them is asked for. `ordinal` is
+    /// the number of elements completed before the error.
+    private var pendingErrors: [(ordinal: Int, error: any Error)] = []
+    /// JSON Lines after a syntax error: skip input up to the next line break.
+    private var skipsToNextLine = false
+    /// The last read found no input available (pushed sources only).
+    private var needsInput = false
+    /// The current yajl handle was given something besides whitespace (JSON
+    /// Lines restarts the handle after a syntax error).
+    private var handleSawContent = false
 
     /// The absolute tape index of element `ordinal`'s first token.
     func element(_ ordinal: Int) throws -> Lookup {
         while true {
+            if let pending = pendingErrors.first, pending.ordinal <= ordinal {
+                pendingErrors.removeFirst()
+                throw pending.error
+            }
             if ordinal < firstOrdinal { return .dropped }
             let available = parser?.elementCount ?? 0
             if ordinal < firstOrdinal + available {
@@ -115,13 +133,19 @@ final class _ElementStream {
             // Keep only the element just before the one asked for.
             dropElements(before: ordinal - 1)
             advance()
+            if needsInput {
+                needsInput = false
+                return .needsInput
+            }
         }
     }
 
     /// Whether element `ordinal` exists, reading as far as needed.
     func hasElement(_ ordinal: Int) throws -> Bool {
-        if case .end = try element(ordinal) { return false }
-        return true
+        switch try element(ordinal) {
+        case .end, .needsInput: return false
+        case .element, .dropped: return true
+        }
     }
 
     /// Parses the rest of the input without decoding it: for `decode(_:from:)`,
@@ -163,13 +187,17 @@ final class _ElementStream {
         do {
             if Task.isCancelled { throw CancellationError() }
             var count = try source.read(into: buffer)
+            if count < 0 {
+                needsInput = true
+                return
+            }
             var skip = 0
             if !started {
                 started = true
                 // Gather three bytes so that a BOM split by a slow pipe is still seen.
                 while count > 0 && count < 3 {
                     let more = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-                    if more == 0 { break }
+                    if more <= 0 { break }
                     count += more
                 }
                 if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { skip = 3 }
@@ -197,6 +225,7 @@ final class _ElementStream {
             failure = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Out of memory while receiving elements"))
         }
         lines.append(contentsOf: batch.newlines)
+        pendingErrors.append(contentsOf: batch.pendingErrors)
         lines.prune(before: parser.tokenCount > 0 ? parser.tokens[0].position : batch.end)
         inputOffset = batch.end
         mode = batch.mode
@@ -204,6 +233,12 @@ final class _ElementStream {
         if failure == nil, let error = batch.failure { failure = error }
         if batch.finished { isFinished = true }
         pipeline.recycle(batch)
+    }
+
+    /// Producer side: hands over the errors queued since the last call.
+    func forwardPendingErrors(into errors: inout [(ordinal: Int, error: any Error)]) {
+        errors.append(contentsOf: pendingErrors)
+        pendingErrors.removeAll()
     }
 
     /// Producer side: hands over the line breaks scanned since the last call.
@@ -214,6 +249,7 @@ final class _ElementStream {
     }
 
     private func feed(_ chunk: UnsafeRawBufferPointer, skip: Int) throws {
+        defer { if mode == .document { streamsRootArray = parser?.streamsRootArray ?? false } }
         let base = inputOffset
         let keptBefore = lines.keptCount
         pruneLines()
@@ -229,24 +265,68 @@ final class _ElementStream {
         defer { if mode == .document { streamsRootArray = parser?.streamsRootArray ?? false } }
         guard let parser else { return }  // only whitespace so far, in `.auto`
 
+        parseBody(chunk, from: skip, base: base)
+        if let failure { throw failure }
+    }
+
+    /// Parses `chunk[start...]`. In JSON Lines a syntax error ends only its
+    /// line: it is queued for the reader, the parser restarts, and parsing
+    /// goes on at the next line. Elsewhere it becomes the stream's failure.
+    private func parseBody(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) {
+        var start = start
+        if skipsToNextLine {
+            guard let newline = _firstIndex(of: 0x0A, in: chunk, from: start) else { return }
+            skipsToNextLine = false
+            start = newline + 1
+        }
+        guard start < chunk.count else { return }
         // yajl takes form feed and vertical tab for whitespace; JSON never
         // allows them raw. Parse up to the first one, then reject it there.
         var end = chunk.count
         for forbidden in [0x0C, 0x0B] as [Int32] {
-            if let hit = memchr(chunk.baseAddress! + skip, forbidden, end - skip) {
+            if let hit = memchr(chunk.baseAddress! + start, forbidden, end - start) {
                 end = chunk.baseAddress!.distance(to: UnsafeRawPointer(hit))
             }
         }
-        let body = UnsafeRawBufferPointer(rebasing: chunk[skip..<end])
-        let outcome = parser.parse(body, base: base + UInt64(skip))
-        if case .ok = outcome {} else {
-            throw syntaxError(outcome, chunk: body, base: base + UInt64(skip))
+        let body = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+        if !handleSawContent { handleSawContent = body.contains { !_isJSONWhitespace($0) } }
+        let outcome = parser.parse(body, base: base + UInt64(start))
+        var error: DecodingError?
+        if case .ok = outcome {
+            recent.append(body, base: base + UInt64(start))
+            if end < chunk.count {
+                error = decodingError(JSONSyntaxError(
+                    message: "Unexpected character \(_describeByte(chunk[end]))",
+                    position: position(of: base + UInt64(end))))
+            }
+        } else {
+            error = syntaxError(outcome, chunk: body, base: base + UInt64(start))
         }
-        recent.append(body, base: base + UInt64(skip))
-        if end < chunk.count {
-            throw decodingError(JSONSyntaxError(
-                message: "Unexpected character \(_describeByte(chunk[end]))",
-                position: position(of: base + UInt64(end))))
+        guard let error else { return }
+        guard mode == .lines, case .dataCorrupted(let context) = error,
+              let syntax = context.underlyingError as? JSONSyntaxError else {
+            failure = error
+            return
+        }
+        // Resynchronize. When the broken value began on an earlier line and the
+        // error is the first thing on its line, that line may be a good value:
+        // restart right there; otherwise restart after the error's line.
+        let errorOffset = UInt64(syntax.byteOffset)
+        let valueStart = parser.elementInProgressStart
+        pendingErrors.append((Int(parser.completedElements), error))
+        recent = _RecentBytes()
+        parser.restart()
+        handleSawContent = false
+        let errorIndex = Int(errorOffset) - Int(base)
+        let lineStart = errorOffset - UInt64(syntax.column - 1)
+        let firstOnLine = errorIndex >= 0 && errorIndex <= chunk.count
+            && (Int(lineStart) - Int(base) >= 0
+                && chunk[(Int(lineStart) - Int(base))..<errorIndex].allSatisfy(_isJSONWhitespace))
+        if let valueStart, valueStart < lineStart, firstOnLine {
+            parseBody(chunk, from: errorIndex, base: base)
+        } else {
+            skipsToNextLine = true
+            parseBody(chunk, from: max(0, min(errorIndex, chunk.count)), base: base)
         }
     }
 
@@ -256,7 +336,7 @@ final class _ElementStream {
         case .ok:
             break
         case .invalid(let message, _) where message.contains("premature EOF"):
-            if !sawContent {
+            if !sawContent || (mode == .lines && !handleSawContent) {
                 if mode == .lines { break }
                 throw decodingError(JSONSyntaxError(message: "No JSON value (the input is empty)",
                                                     position: position(of: inputOffset)))
@@ -342,6 +422,12 @@ extension JSONSyntaxError {
     }
 }
 
+func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    guard start < buffer.count,
+          let hit = memchr(buffer.baseAddress! + start, Int32(byte), buffer.count - start) else { return nil }
+    return buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
+}
+
 @inline(__always)
 func _isJSONWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
@@ -359,6 +445,7 @@ func _describeKind(_ kind: UInt8) -> String {
     case SJ_STRING: return "a string"
     case SJ_ARRAY: return "an array"
     case SJ_OBJECT: return "an object"
+    case SJ_OVERSIZED: return "an element over maxElementBytes"
     default: return "a key"
     }
 }

@@ -25,6 +25,8 @@ final class _Batch {
     /// Input offset after the bytes this batch covers.
     var end: UInt64 = 0
     var failure: (any Error)?
+    /// Errors that end one value only (JSON Lines), by element ordinal.
+    var pendingErrors: [(ordinal: Int, error: any Error)] = []
     var finished = false
     var mode: _StreamMode?
     var streamsRootArray = false
@@ -70,6 +72,7 @@ final class _BatchQueue: @unchecked Sendable {
 
     func recycle(_ batch: _Batch) {
         batch.newlines.removeAll(keepingCapacity: true)
+        batch.pendingErrors.removeAll()
         batch.failure = nil
         condition.lock()
         free.append(batch)
@@ -99,6 +102,7 @@ private struct _Producer: @unchecked Sendable {
                     codingPath: [], debugDescription: "Out of memory while handing elements to the decoder"))
             }
             stream.forwardNewlines(into: &batch.newlines)
+            stream.forwardPendingErrors(into: &batch.pendingErrors)
             batch.end = stream.bytesRead
             batch.failure = batch.failure ?? stream.failure
             batch.finished = stream.isFinished

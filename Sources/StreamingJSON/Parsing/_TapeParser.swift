@@ -41,6 +41,7 @@ final class _TapeParser {
     private let pathBytes: [UnsafeMutablePointer<UInt8>]
     private let pathKeys: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     private let pathLengths: UnsafeMutablePointer<Int>?
+    private var allowsComments = false
 
     init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
         state = .allocate(capacity: 1)
@@ -69,6 +70,7 @@ final class _TapeParser {
         state.pointee.maxStringLength = limits.maxStringLength
         state.pointee.maxElementBytes = UInt64(limits.maxElementBytes)
 
+        allowsComments = limits.allowsComments
         let handle = yajl_alloc(sj_callbacks(), nil, UnsafeMutableRawPointer(state))
         state.pointee.yajl = handle
         // UTF-8 validation stays on (the flag named `dont_validate` turns it off).
@@ -95,6 +97,20 @@ final class _TapeParser {
         pathBytes.forEach { $0.deallocate() }
         pathKeys?.deallocate()
         pathLengths?.deallocate()
+    }
+
+    /// After a syntax error in JSON Lines: a new yajl handle (yajl cannot
+    /// recover), the element in progress forgotten, complete elements kept.
+    func restart() {
+        sj_parser_restart(state)
+        _ = cyajl_config(state.pointee.yajl, yajl_allow_comments, allowsComments ? 1 : 0)
+        _ = cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
+    }
+
+    /// Where the element being parsed began, if one is in progress.
+    var elementInProgressStart: UInt64? {
+        let p = state.pointee
+        return p.depth > 0 || p.tokenCount > Int(p.completeEnd.token) ? p.currentPosition : nil
     }
 
     // MARK: Feeding

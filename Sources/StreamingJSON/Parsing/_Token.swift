@@ -14,7 +14,7 @@ extension sj_token {
     /// Strings, keys, numbers: byte length.
     @inline(__always) var length: Int { Int(b) }
     /// Tokens this value occupies, itself included.
-    @inline(__always) var size: Int { kind >= UInt8(SJ_ARRAY) ? Int(a) + 1 : 1 }
+    @inline(__always) var size: Int { kind == UInt8(SJ_ARRAY) || kind == UInt8(SJ_OBJECT) ? Int(a) + 1 : 1 }
 }
 
 enum _Kind {
@@ -26,4 +26,5 @@ enum _Kind {
     static let key = UInt8(SJ_KEY)
     static let array = UInt8(SJ_ARRAY)
     static let object = UInt8(SJ_OBJECT)
+    static let oversized = UInt8(SJ_OVERSIZED)
 }
