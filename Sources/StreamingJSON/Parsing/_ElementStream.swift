@@ -262,9 +262,7 @@ final class _ElementStream {
             sawContent = true
             if parser == nil { resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
         }
-        defer { if mode == .document { streamsRootArray = parser?.streamsRootArray ?? false } }
-        guard let parser else { return }  // only whitespace so far, in `.auto`
-
+        guard parser != nil else { return }  // only whitespace so far, in `.auto`
         parseBody(chunk, from: skip, base: base)
         if let failure { throw failure }
     }

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The elements of a JSON stream whose bytes come from an `AsyncSequence`:
+/// chunks (`Data`, `[UInt8]`, slices, NIO buffers as `DataProtocol`) or single
+/// bytes (`URLSession.AsyncBytes`, `FileHandle.bytes`), which are batched.
+///
+///     for try await event in decoder.elements(of: Event.self, from: response.body) { … }
+///
+/// Each element is delivered as soon as the chunk that completes it arrives.
+/// Errors behave as in `JSONElements`. Cancelling the task, or leaving the
+/// loop, stops at the next chunk.
+public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
+    public typealias Element = T
+
+    private let chunks: S
+    private let options: _DecodingOptions
+    private let path: [String]
+    private let format: JSONStreamFormat
+    /// Moves the next input from the sequence into the source; false at its end.
+    private let pull: (inout S.AsyncIterator, _PushSource) async throws -> Bool
+
+    init(chunks: S, options: _DecodingOptions, path: [String], format: JSONStreamFormat,
+         pull: @escaping (inout S.AsyncIterator, _PushSource) async throws -> Bool) {
+        self.chunks = chunks
+        self.options = options
+        self.path = path
+        self.format = format
+        self.pull = pull
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(self)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        private var input: S.AsyncIterator
+        private let pull: (inout S.AsyncIterator, _PushSource) async throws -> Bool
+        private let source = _PushSource()
+        private var container: _IncrementalUnkeyedContainer?
+        private var finished = false
+
+        init(_ sequence: AsyncJSONElements) {
+            input = sequence.chunks.makeAsyncIterator()
+            pull = sequence.pull
+            let stream = _ElementStream(source: source, mode: sequence.format.streamMode(path: sequence.path),
+                                        path: sequence.path, limits: sequence.options.limits)
+            container = _IncrementalUnkeyedContainer(
+                decoder: _TapeDecoder(stream: stream, options: sequence.options), path: .root)
+        }
+
+        public mutating func next() async throws -> T? {
+            while !finished, container != nil {
+                try Task.checkCancellation()
+                let step: _IncrementalUnkeyedContainer.Next<T>
+                do {
+                    step = try container!.nextElement(T.self)
+                } catch {
+                    if container!.decoder.stream.failure != nil { container = nil }  // the stream cannot go on
+                    throw error
+                }
+                switch step {
+                case .element(let element):
+                    return element
+                case .end:
+                    container = nil
+                case .needsInput:
+                    if source.isFinished {
+                        container = nil
+                    } else if try await !pull(&input, source) {
+                        source.finish()
+                    }
+                }
+            }
+            finished = true
+            return nil
+        }
+    }
+}
+
+extension StreamingJSONDecoder {
+    /// The elements of a stream whose bytes arrive as an async sequence of
+    /// chunks (`Data`, `[UInt8]`, `ArraySlice<UInt8>`… any `DataProtocol`).
+    public func elements<T: Decodable, S: AsyncSequence>(
+        of type: T.Type, from chunks: S, at path: [String] = [], format: JSONStreamFormat = .auto
+    ) -> AsyncJSONElements<T, S> where S.Element: DataProtocol {
+        AsyncJSONElements(chunks: chunks, options: options, path: path, format: format) { input, source in
+            guard let chunk = try await input.next() else { return false }
+            source.append(chunk)
+            return true
+        }
+    }
+
+    /// The elements of a stream whose bytes arrive one at a time
+    /// (`URLSession.AsyncBytes`, `FileHandle.AsyncBytes`). Bytes are batched,
+    /// up to 64 KiB, and handed to the parser whenever one may end an element
+    /// (`}` `]` `,` or a line break), so elements are not held back.
+    public func elements<T: Decodable, S: AsyncSequence>(
+        of type: T.Type, from bytes: S, at path: [String] = [], format: JSONStreamFormat = .auto
+    ) -> AsyncJSONElements<T, S> where S.Element == UInt8 {
+        AsyncJSONElements(chunks: bytes, options: options, path: path, format: format) { input, source in
+            var count = 0
+            while let byte = try await input.next() {
+                source.append(byte)
+                count += 1
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ",")
+                    || byte == 0x0A || count >= _ElementStream.chunkSize {
+                    return true
+                }
+            }
+            return count > 0
+        }
+    }
+}
