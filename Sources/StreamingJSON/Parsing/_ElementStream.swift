@@ -194,8 +194,10 @@ final class _ElementStream {
             var skip = 0
             if !started {
                 started = true
-                // Gather three bytes so that a BOM split by a slow pipe is still seen.
-                while count > 0 && count < 3 {
+                // A BOM split by a slow pipe is still seen: while the bytes so far
+                // could begin one, wait for three.
+                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+                while count > 0 && count < 3 && (0..<count).allSatisfy({ buffer[$0] == bom[$0] }) {
                     let more = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                     if more <= 0 { break }
                     count += more

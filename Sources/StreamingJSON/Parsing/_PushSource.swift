@@ -27,8 +27,11 @@ final class _PushSource: _ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let available = pending.count - offset
-        // The first read waits for three bytes, so that a byte order mark is seen whole.
-        if available == 0 || (handedOut == 0 && available < 3 && !isFinished) {
+        // The first read waits for three bytes while they could begin a byte order mark.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let maybeBOM = handedOut == 0 && available < 3 && !isFinished
+            && (0..<available).allSatisfy { pending[offset + $0] == bom[$0] }
+        if available == 0 || maybeBOM {
             return isFinished && available == 0 ? 0 : -1
         }
         let count = min(available, buffer.count)
