@@ -16,11 +16,11 @@ import Testing
     }
 
     struct Floats: Codable, Equatable {
-        var doubles: [Double] = [0, -0.0, 0.1, 0.2 + 0.1, 1e-300, 5e-324, Double.leastNormalMagnitude,
+        var doubles: [Double] = [0, -0.0, 0.1, 0.2 + 0.1, 1e-300, Double.leastNonzeroMagnitude, Double.leastNormalMagnitude,
                                  Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, Double.pi,
-                                 123456789012345678, 1e22, 1e23, 9007199254740993, 2.5e-8, -1.5]
+                                 Double("123456789012345678")!, 1e22, 1e23, Double("9007199254740993")!, 2.5e-8, -1.5]
         var floats: [Float] = [0, -0.0, 0.1, Float.leastNonzeroMagnitude, Float.leastNormalMagnitude,
-                               Float.greatestFiniteMagnitude, Float.pi, 16777217, 3.4e38, -7.25]
+                               Float.greatestFiniteMagnitude, Float.pi, Float("16777217")!, 3.4e38, -7.25]
     }
 
     struct Misc: Codable, Equatable {

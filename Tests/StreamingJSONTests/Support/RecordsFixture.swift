@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import StreamingJSON
 #if canImport(Glibc)
 import Glibc
@@ -247,12 +248,15 @@ enum Chunks {
         }
     }
 
-    /// Hands out one byte per `next()`.
+    /// Hands out one byte per `next()`, letting other tasks run now and then
+    /// (a long run of `next()` calls that never suspend would hold a thread of
+    /// the shared pool that the tests timing delivery need).
     static func byteStream(_ data: Data) -> AsyncStream<UInt8> {
         let bytes = [UInt8](data)
         let cursor = SharedCounter()
         return AsyncStream(unfolding: {
             let index = cursor.increment() - 1
+            if index % 4096 == 4095 { await Task.yield() }
             return index < bytes.count ? bytes[index] : nil
         })
     }
@@ -295,11 +299,21 @@ enum Collect {
     }
 
     /// Feeds every piece, then finishes; an error thrown by one call is recorded
-    /// and feeding goes on.
+    /// and feeding goes on. A syntax error thrown again by later calls (a stream
+    /// that cannot go on) is recorded once.
     static func feed<T>(_ feed: JSONElementFeed<T>, _ pieces: [[UInt8]]) -> Outcome<T> {
         var outcome = Outcome<T>()
+        var seen: Set<JSONSyntaxError> = []
+        func record(_ error: any Error) -> Bool {
+            if let syntax = streamSyntaxError(error) {
+                if seen.contains(syntax) { return false }
+                seen.insert(syntax)
+            }
+            outcome.errors.append(error)
+            return true
+        }
         for piece in pieces {
-            do { outcome.elements += try feed.feed(piece) } catch { outcome.errors.append(error) }
+            do { outcome.elements += try feed.feed(piece) } catch { _ = record(error) }
         }
         // Calls after an error hand back what that call had decoded.
         for _ in 0..<10 {
@@ -307,7 +321,7 @@ enum Collect {
                 outcome.elements += try feed.finish()
                 break
             } catch {
-                outcome.errors.append(error)
+                if !record(error) { break }
             }
         }
         return outcome
@@ -377,4 +391,15 @@ func streamErrorPath(_ error: any Error) -> [String]? {
 func streamSyntaxError(_ error: any Error) -> JSONSyntaxError? {
     guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError else { return nil }
     return context.underlyingError as? JSONSyntaxError
+}
+
+/// Compares element lists, reporting counts and the first difference only
+/// (a record prints long; 500 of them drown the log).
+func expectSameElements<T: Equatable>(_ got: [T], _ expected: [T], _ comment: @autoclosure () -> String = "",
+                                      sourceLocation: SourceLocation = #_sourceLocation) {
+    guard got != expected else { return }
+    let first = (0..<min(got.count, expected.count)).first { got[$0] != expected[$0] } ?? min(got.count, expected.count)
+    let detail = first < min(got.count, expected.count) ? "\ngot      \(got[first])\nexpected \(expected[first])" : ""
+    Issue.record("\(comment()): \(got.count) elements, expected \(expected.count); first difference at index \(first)\(detail)",
+                 sourceLocation: sourceLocation)
 }

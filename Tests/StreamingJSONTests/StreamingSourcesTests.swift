@@ -1,0 +1,494 @@
+import Foundation
+import Testing
+@testable import StreamingJSON
+
+/// Every way bytes reach the streaming decoder (Data, a file, a FileHandle on a
+/// file or a pipe, async chunks, async single bytes, `JSONElementFeed`, the
+/// pipelined engine) yields the same elements as decoding the whole array;
+/// chunk boundaries inside tokens; prompt delivery from slow pipes; leaving
+/// and cancelling. Formats, paths and errors are in StreamingFormatsTests.swift.
+@Suite struct StreamingSourcesTests {
+    typealias Record = RecordsFixture.Record
+    static var fixture: RecordsFixture.Fixture { RecordsFixture.standard }
+
+    /// What every source must produce: the whole array decoded at once.
+    static func wholeArray() throws -> [Record] {
+        try RecordsFixture.decoder().decode([Record].self, from: fixture.array)
+    }
+
+    static func temporaryFile(_ data: Data) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("StreamingSourcesTests-\(UUID().uuidString).json")
+        try data.write(to: url)
+        return url
+    }
+
+    // MARK: The fixture itself
+
+    @Test func fixtureHoldsTheCasesItClaimsAndDecodesToItsModel() throws {
+        let fixture = Self.fixture
+        #expect(fixture.records.count == 500)
+        #expect(fixture.array.count > 3 * 64 * 1024, "several 64 KiB reads")
+        #expect(fixture.array.count < 1 << 20, "below the pipelining threshold: Data streams use the plain engine")
+        let parsed = try JSONSerialization.jsonObject(with: fixture.array) as? [Any]
+        #expect(parsed?.count == 500)
+        let text = String(decoding: fixture.array, as: UTF8.self)
+        for needle in [#"\""#, #"\\"#, #"\n"#, #"\t"#, #"\u00e9"#, #"\ud83c\udf7a"#, "é", "東京", "🍺", "null", ".250Z\"",
+                       "e-", "e+", "-9223372036854775808", "18446744073709551615", "[]", "{}"] {
+            #expect(text.contains(needle), "fixture lacks \(needle)")
+        }
+        let records = fixture.records
+        #expect(records.contains { $0.serial > UInt64(Int64.max) })
+        #expect(records.contains { $0.note == nil } && records.contains { $0.note != nil })
+        #expect(records.contains { $0.location == nil } && records.contains { $0.location?.code != nil })
+        #expect(records.contains { $0.items.contains { $0.attributes["k\"q"] != nil } })
+        #expect(records.contains { $0.updated.map { $0.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0.25 } ?? false })
+        #expect(records.contains { $0.matrix.contains { !$0.isEmpty } })
+
+        // The whole decode equals the Swift values the text was written from.
+        let whole = try Self.wholeArray()
+        #expect(whole.count == records.count)
+        for (index, (decoded, expected)) in zip(whole, records).enumerated() where decoded != expected {
+            Issue.record("record \(index): decoded \(decoded)\nexpected \(expected)")
+            break
+        }
+        // The JSON Lines form has the same records.
+        var lines: [Record] = []
+        try RecordsFixture.decoder().elements(of: Record.self, from: fixture.lines, format: .jsonLines).forEach {
+            lines.append($0)
+        }
+        expectSameElements(lines, whole)
+    }
+
+    // MARK: 1. Every source yields the whole array's elements
+
+    @Test func dataSourceSyncAsyncAndForEach() async throws {
+        let expected = try Self.wholeArray()
+        let elements = RecordsFixture.decoder().elements(of: Record.self, from: Self.fixture.array)
+        let sync = Collect.sync(elements)
+        #expect(sync.errors.isEmpty)
+        expectSameElements(sync.elements, expected)
+        var viaAwait: [Record] = []
+        for try await record in elements { viaAwait.append(record) }
+        expectSameElements(viaAwait, expected)
+        var viaForEach: [Record] = []
+        try elements.forEach { viaForEach.append($0) }
+        expectSameElements(viaForEach, expected)
+    }
+
+    @Test func fileURLSourceThenTheFileIsRemoved() async throws {
+        let expected = try Self.wholeArray()
+        let url = try Self.temporaryFile(Self.fixture.array)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let elements = RecordsFixture.decoder().elements(of: Record.self, contentsOf: url)
+        let sync = Collect.sync(elements)
+        #expect(sync.errors.isEmpty)
+        expectSameElements(sync.elements, expected)
+        var viaAwait: [Record] = []
+        for try await record in elements { viaAwait.append(record) }
+        expectSameElements(viaAwait, expected)
+        // The JSON Lines form from a file.
+        let linesURL = try Self.temporaryFile(Self.fixture.lines)
+        defer { try? FileManager.default.removeItem(at: linesURL) }
+        expectSameElements(Collect.sync(RecordsFixture.decoder().elements(of: Record.self, contentsOf: linesURL)).elements, expected)
+
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.removeItem(at: linesURL)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func fileHandleOnARegularFile() throws {
+        let expected = try Self.wholeArray()
+        let url = try Self.temporaryFile(Self.fixture.array)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        let outcome = Collect.sync(RecordsFixture.decoder().elements(of: Record.self, from: handle))
+        #expect(outcome.errors.isEmpty)
+        expectSameElements(outcome.elements, expected)
+    }
+
+    @Test(arguments: [false, true])
+    func fileHandleOnAPipeWrittenByAnotherThread(jsonLines: Bool) throws {
+        let expected = try Self.wholeArray()
+        let input = jsonLines ? Self.fixture.lines : Self.fixture.array
+        let pieces = Chunks.random(input, seed: jsonLines ? 11 : 12, maxSize: 9_000)
+        #expect(pieces.count > 50)
+        let pipe = Pipe()
+        let writer = pipe.fileHandleForWriting
+        let done = DispatchSemaphore(value: 0)
+        let failedWrites = SharedCounter()
+        Thread.detachNewThread {
+            for (index, piece) in pieces.enumerated() {
+                if !Pipes.write(piece, to: writer) { failedWrites.increment(); break }
+                if index % 16 == 0 { usleep(200) }
+            }
+            try? writer.close()
+            done.signal()
+        }
+        let reader = pipe.fileHandleForReading
+        let outcome = Collect.sync(RecordsFixture.decoder().elements(of: Record.self, from: reader,
+                                                                      format: jsonLines ? .jsonLines : .array))
+        try? reader.close()
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(failedWrites.value == 0)
+        #expect(outcome.errors.isEmpty, "\(outcome.errors.map(streamErrorText))")
+        expectSameElements(outcome.elements, expected)
+    }
+
+    @Test(arguments: [(seed: UInt64(1), maxSize: 5_000), (seed: 2, maxSize: 64), (seed: 3, maxSize: 70_000)])
+    func asyncChunksOfRandomSizes(seed: UInt64, maxSize: Int) async throws {
+        let expected = try Self.wholeArray()
+        for (input, format) in [(Self.fixture.array, JSONStreamFormat.auto), (Self.fixture.lines, .jsonLines),
+                                (Self.fixture.lines, .auto)] {
+            let pieces = Chunks.random(input, seed: seed, maxSize: maxSize)
+            let bytes = await Collect.async(RecordsFixture.decoder().elements(of: Record.self, from: Chunks.stream(pieces),
+                                                                                format: format))
+            #expect(bytes.errors.isEmpty, "\(format): \(bytes.errors.map(streamErrorText))")
+            expectSameElements(bytes.elements, expected, "[UInt8] chunks, \(format)")
+            let data = await Collect.async(RecordsFixture.decoder().elements(of: Record.self, from: Chunks.dataStream(pieces),
+                                                                               format: format))
+            #expect(data.errors.isEmpty)
+            expectSameElements(data.elements, expected, "Data chunks, \(format)")
+        }
+        // for try await over the chunks, too.
+        var viaAwait: [Record] = []
+        let stream = Chunks.stream(Chunks.random(Self.fixture.array, seed: seed, maxSize: maxSize))
+        for try await record in RecordsFixture.decoder().elements(of: Record.self, from: stream) { viaAwait.append(record) }
+        expectSameElements(viaAwait, expected)
+    }
+
+    @Test func asyncSingleBytes() async throws {
+        let expected = try Self.wholeArray()
+        var records: [Record] = []
+        for try await record in RecordsFixture.decoder().elements(of: Record.self, from: Chunks.byteStream(Self.fixture.array)) {
+            records.append(record)
+        }
+        expectSameElements(records, expected)
+        let lines = await Collect.async(RecordsFixture.decoder().elements(of: Record.self, from: Chunks.byteStream(Self.fixture.lines),
+                                                                            format: .jsonLines))
+        #expect(lines.errors.isEmpty)
+        expectSameElements(lines.elements, expected)
+    }
+
+    @Test(arguments: [(seed: UInt64(21), maxSize: 3_000), (seed: 22, maxSize: 17), (seed: 23, maxSize: 100_000)])
+    func feedInRandomSplitsThenFinish(seed: UInt64, maxSize: Int) throws {
+        let expected = try Self.wholeArray()
+        for (input, format) in [(Self.fixture.array, JSONStreamFormat.auto), (Self.fixture.array, .array),
+                                (Self.fixture.lines, .jsonLines), (Self.fixture.lines, .auto)] {
+            let feed = JSONElementFeed(of: Record.self, decoder: RecordsFixture.decoder(), format: format)
+            var records: [Record] = []
+            var callsThatReturnedSomething = 0
+            for piece in Chunks.random(input, seed: seed, maxSize: maxSize) {
+                let got = try feed.feed(piece)
+                if !got.isEmpty { callsThatReturnedSomething += 1 }
+                records += got
+            }
+            // Each element comes back from the call that brought its closing brace,
+            // the last one included: finish() has nothing left to hand out.
+            expectSameElements(records, expected, "\(format), before finish()")
+            let rest = try feed.finish()
+            #expect(rest.isEmpty, "\(format): finish() returned \(rest.count) elements")
+            if maxSize < 100 { #expect(callsThatReturnedSomething >= 400, "elements handed out as they complete") }
+        }
+    }
+
+    @Test func pipelinedEngineOverData() async throws {
+        let expected = try Self.wholeArray()
+        let decoder = RecordsFixture.decoder(Engine.pipelinedDecoder())
+        let outcome = Collect.sync(decoder.elements(of: Record.self, from: Self.fixture.array))
+        #expect(outcome.errors.isEmpty)
+        expectSameElements(outcome.elements, expected)
+        var viaAwait: [Record] = []
+        for try await record in decoder.elements(of: Record.self, from: Self.fixture.lines, format: .jsonLines) {
+            viaAwait.append(record)
+        }
+        expectSameElements(viaAwait, expected)
+        try expectSameElements(decoder.decode([Record].self, from: Self.fixture.array), expected)
+    }
+
+    // MARK: 2. twitter.json at ["statuses"]
+
+    struct Twitter: Decodable { var statuses: [AnyJSON] }
+
+    @Test func twitterStatusesFromEverySource() async throws {
+        let url = Engine.fixtures.appendingPathComponent("nativejson/twitter.json")
+        let data = try Data(contentsOf: url)
+        let expected = try StreamingJSONDecoder().decode(Twitter.self, from: data).statuses
+        #expect(expected.count == 100)
+        try expectSameElements(JSONDecoder().decode(Twitter.self, from: data).statuses, expected)
+        let path = ["statuses"]
+        let decoder = StreamingJSONDecoder()
+
+        expectSameElements(Collect.sync(decoder.elements(of: AnyJSON.self, from: data, at: path)).elements, expected, "Data")
+        expectSameElements(Collect.sync(decoder.elements(of: AnyJSON.self, contentsOf: url, at: path)).elements, expected, "URL")
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        expectSameElements(Collect.sync(decoder.elements(of: AnyJSON.self, from: handle, at: path)).elements, expected, "FileHandle")
+        #expect(Collect.sync(Engine.pipelinedDecoder().elements(of: AnyJSON.self, from: data, at: path)).elements == expected,
+                "pipelined")
+        for seed: UInt64 in [31, 32] {
+            let pieces = Chunks.random(data, seed: seed, maxSize: seed == 31 ? 50 : 8_000)
+            let chunks = await Collect.async(decoder.elements(of: AnyJSON.self, from: Chunks.stream(pieces), at: path))
+            #expect(chunks.errors.isEmpty)
+            expectSameElements(chunks.elements, expected, "async chunks, seed \(seed)")
+            let feed = Collect.feed(JSONElementFeed(of: AnyJSON.self, at: path), pieces)
+            #expect(feed.errors.isEmpty)
+            expectSameElements(feed.elements, expected, "feed, seed \(seed)")
+        }
+        let bytes = await Collect.async(decoder.elements(of: AnyJSON.self, from: Chunks.byteStream(data), at: path))
+        expectSameElements(bytes.elements, expected, "single bytes")
+    }
+
+    // MARK: 3. Chunk boundaries inside tokens
+
+    struct Piece: Decodable, Equatable {
+        var text: String
+        var number: Double
+        var count: Int64
+        var big: UInt64
+    }
+
+    enum TokenKind: String, CaseIterable { case multiByteCharacter, unicodeEscape, shortEscape, number }
+
+    /// Elements whose strings hold raw multi-byte characters and escapes and
+    /// whose numbers are long, with the byte range of each such token.
+    static func boundaryInput(separator: String) -> (data: Data, expected: [Piece], tokens: [(TokenKind, Range<Int>)]) {
+        var bytes: [UInt8] = []
+        var tokens: [(TokenKind, Range<Int>)] = []
+        func add(_ text: String, _ kind: TokenKind? = nil) {
+            let start = bytes.count
+            bytes += Array(text.utf8)
+            if let kind { tokens.append((kind, start..<bytes.count)) }
+        }
+        var expected: [Piece] = []
+        add(separator == "\n" ? "" : "[")
+        for index in 0..<120 {
+            if index > 0 { add(separator) }
+            add(#"{"text": ""#)
+            let padding = String(repeating: "a", count: index % 5)
+            add(padding)
+            for character in ["é", "東", "🍺"] { add(character, .multiByteCharacter) }
+            add(#"\u00e9"#, .unicodeEscape)
+            add(#"\n"#, .shortEscape)
+            add(#"\ud83c\udf7a"#, .unicodeEscape)
+            add(#"\""#, .shortEscape)
+            let literal = "-\(index + 1)234.5e-2"
+            add(#"", "number": "#)
+            add(literal, .number)
+            let count = Int64(-(index + 1) * 1_000_003)
+            add(#", "count": "#)
+            add("\(count)", .number)
+            let big = UInt64.max - UInt64(index)
+            add(#", "big": "#)
+            add("\(big)", .number)
+            add("}")
+            expected.append(Piece(text: padding + "é東🍺é\n🍺\"", number: Double(literal)!, count: count, big: big))
+        }
+        add(separator == "\n" ? "\n" : "]")
+        return (Data(bytes), expected, tokens)
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 4096])
+    func chunkBoundariesInsideCharactersEscapesAndNumbers(size: Int) async throws {
+        for separator in [", ", "\n"] {
+            let (data, expected, tokens) = Self.boundaryInput(separator: separator)
+            #expect(data.count > 2 * 4096)
+            if size < 4096 {
+                // Some chunk boundary falls strictly inside a token of every kind.
+                for kind in TokenKind.allCases {
+                    let split = tokens.contains { $0.0 == kind && ($0.1.lowerBound / size + 1) * size < $0.1.upperBound }
+                    #expect(split, "no \(size)-byte chunk boundary inside a \(kind)")
+                }
+            }
+            let format: JSONStreamFormat = separator == "\n" ? .jsonLines : .array
+            let pieces = Chunks.fixed(data, size: size)
+            let chunks = await Collect.async(StreamingJSONDecoder().elements(of: Piece.self, from: Chunks.stream(pieces), format: format))
+            #expect(chunks.errors.isEmpty, "\(chunks.errors.map(streamErrorText))")
+            expectSameElements(chunks.elements, expected, "async \(size)-byte chunks, \(format)")
+            let viaData = await Collect.async(StreamingJSONDecoder().elements(of: Piece.self, from: Chunks.dataStream(pieces), format: format))
+            expectSameElements(viaData.elements, expected, "async Data chunks of \(size), \(format)")
+            let feed = Collect.feed(JSONElementFeed(of: Piece.self, format: format), pieces)
+            #expect(feed.errors.isEmpty)
+            expectSameElements(feed.elements, expected, "feed of \(size)-byte pieces, \(format)")
+            // And the whole document decoded with the parser given `size` bytes at a time.
+            if format == .array { #expect(try Engine.decode([Piece].self, data, chunk: size) == expected) }
+        }
+    }
+
+    // MARK: 7. Slow pipes deliver each element when its closing bracket arrives
+
+    /// How long the writer waits for the reader to report an element before
+    /// counting it as held back. An element that is held back never arrives
+    /// within any wait (the writer sends nothing more until the wait ends); the
+    /// margin only covers a reader task kept waiting by other tests running in parallel.
+    static let deliveryTimeout: DispatchTimeInterval = .seconds(20)
+
+    /// The fixture's first records, as JSON text.
+    static func recordTexts(_ count: Int) -> [[UInt8]] {
+        Array(fixture.lines.split(separator: 0x0A).prefix(count).map(Array.init))
+    }
+
+    /// The bytes written before element `index` (an opening bracket or a separator) and after the last.
+    static func framing(_ format: JSONStreamFormat, index: Int) -> [UInt8] {
+        switch (format, index) {
+        case (.array, 0): return Array("[\n".utf8)
+        case (.array, -1): return Array("\n]".utf8)
+        case (.array, _): return Array(",\n".utf8)
+        case (_, 0): return []
+        default: return Array("\n".utf8)
+        }
+    }
+
+    @Test(arguments: [JSONStreamFormat.array, .jsonLines])
+    func slowPipeDeliversEachElementAsSoonAsItIsComplete(format: JSONStreamFormat) throws {
+        let texts = Self.recordTexts(8)
+        let expected = Array(try Self.wholeArray().prefix(8))
+        let pipe = Pipe()
+        let writer = pipe.fileHandleForWriting
+        let received = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        let timeouts = SharedCounter()
+        Thread.detachNewThread {
+            for (index, text) in texts.enumerated() {
+                // Ends with the element's closing brace: nothing after it until the reader has it.
+                Pipes.write(Self.framing(format, index: index) + text, to: writer)
+                if received.wait(timeout: .now() + Self.deliveryTimeout) == .timedOut { timeouts.increment() }
+            }
+            Pipes.write(Self.framing(format, index: -1), to: writer)
+            try? writer.close()
+            finished.signal()
+        }
+        var records: [Record] = []
+        var iterator = RecordsFixture.decoder().elements(of: Record.self, from: pipe.fileHandleForReading, format: format)
+            .makeIterator()
+        while let record = try iterator.next() {
+            records.append(record)
+            received.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        expectSameElements(records, expected)
+        #expect(timeouts.value == 0, "\(timeouts.value) element(s) were held back until more input came")
+    }
+
+    @Test(arguments: [JSONStreamFormat.array, .jsonLines])
+    func slowAsyncChunksAndBytesDeliverEachElementAsSoonAsItIsComplete(format: JSONStreamFormat) async throws {
+        let texts = Self.recordTexts(6)
+        let expected = Array(try Self.wholeArray().prefix(6))
+        for singleBytes in [false, true] {
+            let received = DispatchSemaphore(value: 0)
+            let timeouts = SharedCounter()
+            let (chunks, chunkInput) = AsyncStream.makeStream(of: [UInt8].self)
+            let (bytes, byteInput) = AsyncStream.makeStream(of: UInt8.self)
+            Thread.detachNewThread {
+                func send(_ piece: [UInt8]) {
+                    if singleBytes { piece.forEach { byteInput.yield($0) } } else { chunkInput.yield(piece) }
+                }
+                for (index, text) in texts.enumerated() {
+                    send(Self.framing(format, index: index) + text)
+                    if received.wait(timeout: .now() + Self.deliveryTimeout) == .timedOut { timeouts.increment() }
+                }
+                send(Self.framing(format, index: -1))
+                chunkInput.finish()
+                byteInput.finish()
+            }
+            var records: [Record] = []
+            if singleBytes {
+                for try await record in RecordsFixture.decoder().elements(of: Record.self, from: bytes, format: format) {
+                    records.append(record)
+                    received.signal()
+                }
+            } else {
+                for try await record in RecordsFixture.decoder().elements(of: Record.self, from: chunks, format: format) {
+                    records.append(record)
+                    received.signal()
+                }
+            }
+            expectSameElements(records, expected, "single bytes: \(singleBytes)")
+            #expect(timeouts.value == 0, "single bytes: \(singleBytes): elements were held back")
+        }
+    }
+
+    // MARK: 10. Leaving the loop and cancelling
+
+    struct Item: Decodable, Equatable { var id: Int; var name: String }
+
+    /// An async sequence of `total` chunks, one element each, produced on demand; `pulls` counts them.
+    static func countedChunks(total: Int, pulls: SharedCounter) -> AsyncStream<[UInt8]> {
+        AsyncStream(unfolding: {
+            let number = pulls.increment()
+            if number > total { return nil }
+            let open = number == 1 ? "[" : ""
+            let close = number == total ? "]" : ","
+            return Array((open + #"{"id": \#(number), "name": "r\#(number)"}"# + close).utf8)
+        })
+    }
+
+    @Test func breakingOutAfterThreeElementsStopsPullingChunks() async throws {
+        let pulls = SharedCounter()
+        let total = 100_000
+        var ids: [Int] = []
+        for try await item in StreamingJSONDecoder().elements(of: Item.self, from: Self.countedChunks(total: total, pulls: pulls)) {
+            ids.append(item.id)
+            if ids.count == 3 { break }
+        }
+        #expect(ids == [1, 2, 3])
+        let pulledAtBreak = pulls.value
+        #expect(pulledAtBreak >= 3)
+        #expect(pulledAtBreak <= 10, "pulled \(pulledAtBreak) of \(total) chunks for 3 elements")
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(pulls.value == pulledAtBreak, "chunks were still pulled after the loop ended")
+    }
+
+    @Test func cancellingTheTaskEndsTheAsyncLoopWithCancellationError() async throws {
+        let pulls = SharedCounter()
+        let received = SharedCounter()
+        let total = 1_000_000
+        let chunks = Self.countedChunks(total: total, pulls: pulls)
+        let task = Task { () -> String in
+            do {
+                for try await _ in StreamingJSONDecoder().elements(of: Item.self, from: chunks) {
+                    received.increment()
+                    await Task.yield()
+                }
+                return "finished"
+            } catch is CancellationError {
+                return "cancelled"
+            } catch {
+                return "other error: \(streamErrorText(error))"
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while received.value < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(received.value >= 3)
+        task.cancel()
+        let result = await task.value
+        #expect(result == "cancelled")
+        #expect(pulls.value < total / 2, "pulled \(pulls.value) of \(total) chunks")
+        #expect(received.value < total)
+    }
+
+    @Test(arguments: [100_000, 300_000])
+    func cancellingTheTaskEndsALoopOverData(count: Int) async throws {
+        // 100 000 ints stay on one thread; 300 000 (over 1 MiB) use the pipelined engine.
+        let data = Data(("[" + (0..<count).map { "\($0 + 100_000)" }.joined(separator: ",") + "]").utf8)
+        #expect((data.count >= _Pipelining.threshold) == (count == 300_000))
+        let result = await Task { () -> (count: Int, outcome: String) in
+            var seen = 0
+            do {
+                for try await _ in StreamingJSONDecoder().elements(of: Int.self, from: data) {
+                    seen += 1
+                    if seen == 10 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return (seen, "finished")
+            } catch is CancellationError {
+                return (seen, "cancelled")
+            } catch {
+                return (seen, "other error: \(streamErrorText(error))")
+            }
+        }.value
+        #expect(result.outcome == "cancelled")
+        #expect(result.count >= 10)
+        #expect(result.count < count / 2, "\(result.count) of \(count) elements after cancelling")
+    }
+}
