@@ -70,7 +70,7 @@ enum {
     SJ_ERROR_DEPTH = 1,            // nesting deeper than maxDepth
     SJ_ERROR_NUMBER_LENGTH = 2,    // number literal longer than maxNumberLength
     SJ_ERROR_STRING_LENGTH = 3,    // string or key longer than maxStringLength
-    SJ_ERROR_ELEMENT_SIZE = 4,     // element longer than maxElementBytes
+    // 4 is unused: an element over maxElementBytes leaves an SJ_OVERSIZED marker instead
     SJ_ERROR_NOT_ARRAY = 5,        // the target is not an array (object for MEMBERS)
     SJ_ERROR_PATH_NOT_OBJECT = 6,  // a value on the key path is not an object
     SJ_ERROR_MEMORY = 7,           // allocation failed

@@ -32,7 +32,6 @@ final class _ElementStream {
     private var inputOffset: UInt64 = 0
     /// What the buffer holds: the last chunk read.
     private var lastChunkBase: UInt64 = 0
-    private var lastChunkCount = 0
     private var started = false
     private var sawContent = false
 
@@ -258,7 +257,6 @@ final class _ElementStream {
         if forwardsNewlines { forwardedFrom = max(0, forwardedFrom - (keptBefore - lines.keptCount)) }
         lines.scan(chunk, base: base)
         lastChunkBase = base
-        lastChunkCount = chunk.count
         inputOffset += UInt64(chunk.count)
         if !sawContent, let first = chunk[skip...].firstIndex(where: { !_isJSONWhitespace($0) }) {
             sawContent = true
@@ -400,8 +398,6 @@ final class _ElementStream {
             return "Number literal longer than \(limits.maxNumberLength) characters"
         case SJ_ERROR_STRING_LENGTH:
             return "String longer than \(limits.maxStringLength) bytes"
-        case SJ_ERROR_ELEMENT_SIZE:
-            return "Element larger than \(limits.maxElementBytes) bytes (maxElementBytes)"
         case SJ_ERROR_NOT_ARRAY:
             let wanted = mode == .members ? "an object" : "an array"
             let place = path.isEmpty ? "at the root" : "at path \(_describePath(path))"

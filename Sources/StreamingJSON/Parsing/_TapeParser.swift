@@ -159,13 +159,6 @@ final class _TapeParser {
     /// Drops the `count` oldest complete elements; returns the tokens dropped.
     func dropElements(_ count: Int) -> Int { sj_parser_drop_elements(state, count) }
 
-    /// Whether anything at all of a value has been seen (false on empty input).
-    var sawValue: Bool {
-        let p = state.pointee
-        return p.completedElements > 0 || p.depth > 0 || p.targetDone != 0 || p.tokenCount > 0
-            || (p.mode != SJ_MODE_LINES && p.expect == 0)
-    }
-
     /// Whether the target of an `.array`/`.members` stream was found.
     var foundTarget: Bool { state.pointee.inTarget != 0 || state.pointee.targetDone != 0 }
 
@@ -175,12 +168,5 @@ final class _TapeParser {
         return p.frameDepth == 1 && (p.inTarget != 0 || p.targetDone != 0)
     }
 
-    /// In `.document` mode: the root is some other value, recorded whole.
-    var recordsRootValue: Bool {
-        let p = state.pointee
-        return p.frameDepth == 0 && p.inTarget != 0
-    }
-
     var completedElements: UInt64 { state.pointee.completedElements }
-    var depth: Int { state.pointee.depth }
 }
