@@ -453,4 +453,27 @@ import Testing
         #expect(try second.feed(Self.json(#"me": "r3"}"# + "\n")).map(\.id) == [0, 1, 3])
         #expect(try second.finish().isEmpty)
     }
+
+    /// Thousands of malformed lines in one 64 KiB chunk: each is reported, in
+    /// order, and recovery does not use stack per line.
+    @Test func manyMalformedLinesInOneChunk() throws {
+        let bad = 30_000
+        let json = "{\"id\": 1}\n" + String(repeating: "x\n", count: bad) + "{\"id\": 2}\n"
+        struct Item: Decodable { var id: Int }
+        var iterator = StreamingJSONDecoder().elements(of: Item.self, from: Data(json.utf8), format: .jsonLines)
+            .makeIterator()
+        #expect(try iterator.next()?.id == 1)
+        var lines: [Int] = []
+        while true {
+            do {
+                guard let item = try iterator.next() else { break }
+                #expect(item.id == 2)
+                break
+            } catch let DecodingError.dataCorrupted(context) {
+                lines.append((context.underlyingError as? JSONSyntaxError)?.line ?? -1)
+            }
+        }
+        #expect(lines == Array(2...(bad + 1)))
+        #expect(try iterator.next() == nil)
+    }
 }

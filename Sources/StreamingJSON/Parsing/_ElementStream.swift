@@ -195,13 +195,12 @@ final class _ElementStream {
                 started = true
                 // A BOM split by a slow pipe is still seen: while the bytes so far
                 // could begin one, wait for three.
-                let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-                while count > 0 && count < 3 && (0..<count).allSatisfy({ buffer[$0] == bom[$0] }) {
+                while count > 0 && count < 3 && (0..<count).allSatisfy({ buffer[$0] == _utf8BOM[$0] }) {
                     let more = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                     if more <= 0 { break }
                     count += more
                 }
-                if count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { skip = 3 }
+                if count >= 3 && (0..<3).allSatisfy({ buffer[$0] == _utf8BOM[$0] }) { skip = 3 }
             }
             if count == 0 {
                 if parser == nil { resolve(.lines) }
@@ -272,59 +271,59 @@ final class _ElementStream {
     /// goes on at the next line. Elsewhere it becomes the stream's failure.
     private func parseBody(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) {
         var start = start
-        if skipsToNextLine {
-            guard let newline = _firstIndex(of: 0x0A, in: chunk, from: start) else { return }
-            skipsToNextLine = false
-            start = newline + 1
-        }
-        guard start < chunk.count else { return }
-        // yajl takes form feed and vertical tab for whitespace; JSON never
-        // allows them raw. Parse up to the first one, then reject it there.
-        var end = chunk.count
-        for forbidden in [0x0C, 0x0B] as [Int32] {
-            if let hit = memchr(chunk.baseAddress! + start, forbidden, end - start) {
-                end = chunk.baseAddress!.distance(to: UnsafeRawPointer(hit))
+        // One pass per malformed line: a loop, not recursion, so that a chunk
+        // of thousands of bad lines costs no stack.
+        while true {
+            if skipsToNextLine {
+                guard let newline = _firstIndex(of: 0x0A, in: chunk, from: start) else { return }
+                skipsToNextLine = false
+                start = newline + 1
             }
-        }
-        let body = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-        if !handleSawContent { handleSawContent = body.contains { !_isJSONWhitespace($0) } }
-        let outcome = parser.parse(body, base: base + UInt64(start))
-        var error: DecodingError?
-        if case .ok = outcome {
-            recent.append(body, base: base + UInt64(start))
-            if end < chunk.count {
-                error = decodingError(JSONSyntaxError(
-                    message: "Unexpected character \(_describeByte(chunk[end]))",
-                    position: position(of: base + UInt64(end))))
+            guard start < chunk.count else { return }
+            // yajl takes form feed and vertical tab for whitespace; JSON never
+            // allows them raw. Parse up to the first one, then reject it there.
+            let verticalTab = _firstIndex(of: 0x0B, in: chunk, from: start)
+            let end = _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
+            let body = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+            if !handleSawContent { handleSawContent = body.contains { !_isJSONWhitespace($0) } }
+            let outcome = parser.parse(body, base: base + UInt64(start))
+            var error: DecodingError?
+            if case .ok = outcome {
+                recent.append(body, base: base + UInt64(start))
+                if end < chunk.count {
+                    error = decodingError(JSONSyntaxError(
+                        message: "Unexpected character \(_describeByte(chunk[end]))",
+                        position: position(of: base + UInt64(end))))
+                }
+            } else {
+                error = syntaxError(outcome, chunk: body, base: base + UInt64(start))
             }
-        } else {
-            error = syntaxError(outcome, chunk: body, base: base + UInt64(start))
-        }
-        guard let error else { return }
-        guard mode == .lines, case .dataCorrupted(let context) = error,
-              let syntax = context.underlyingError as? JSONSyntaxError else {
-            failure = error
-            return
-        }
-        // Resynchronize. When the broken value began on an earlier line and the
-        // error is the first thing on its line, that line may be a good value:
-        // restart right there; otherwise restart after the error's line.
-        let errorOffset = UInt64(syntax.byteOffset)
-        let valueStart = parser.elementInProgressStart
-        pendingErrors.append((Int(parser.completedElements), error))
-        recent = _RecentBytes()
-        parser.restart()
-        handleSawContent = false
-        let errorIndex = Int(errorOffset) - Int(base)
-        let lineStart = errorOffset - UInt64(syntax.column - 1)
-        let firstOnLine = errorIndex >= 0 && errorIndex <= chunk.count
-            && (Int(lineStart) - Int(base) >= 0
-                && chunk[(Int(lineStart) - Int(base))..<errorIndex].allSatisfy(_isJSONWhitespace))
-        if let valueStart, valueStart < lineStart, firstOnLine {
-            parseBody(chunk, from: errorIndex, base: base)
-        } else {
-            skipsToNextLine = true
-            parseBody(chunk, from: max(0, min(errorIndex, chunk.count)), base: base)
+            guard let error else { return }
+            guard mode == .lines, case .dataCorrupted(let context) = error,
+                  let syntax = context.underlyingError as? JSONSyntaxError else {
+                failure = error
+                return
+            }
+            // Resynchronize. When the broken value began on an earlier line and the
+            // error is the first thing on its line, that line may be a good value:
+            // restart right there; otherwise restart after the error's line.
+            let errorOffset = UInt64(syntax.byteOffset)
+            let valueStart = parser.elementInProgressStart
+            pendingErrors.append((Int(parser.completedElements), error))
+            recent = _RecentBytes()
+            parser.restart()
+            handleSawContent = false
+            let errorIndex = Int(errorOffset) - Int(base)
+            let lineStart = errorOffset - UInt64(syntax.column - 1)
+            let firstOnLine = errorIndex >= 0 && errorIndex <= chunk.count
+                && (Int(lineStart) - Int(base) >= 0
+                    && chunk[(Int(lineStart) - Int(base))..<errorIndex].allSatisfy(_isJSONWhitespace))
+            if let valueStart, valueStart < lineStart, firstOnLine {
+                start = errorIndex
+            } else {
+                skipsToNextLine = true
+                start = max(0, min(errorIndex, chunk.count))
+            }
         }
     }
 
@@ -418,11 +417,15 @@ extension JSONSyntaxError {
     }
 }
 
-func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
-    guard start < buffer.count,
-          let hit = memchr(buffer.baseAddress! + start, Int32(byte), buffer.count - start) else { return nil }
+/// The index of the first `byte` in `buffer[start..<end]` (`end` nil: the whole rest).
+func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int, before end: Int? = nil) -> Int? {
+    let end = end ?? buffer.count
+    guard start < end, let hit = memchr(buffer.baseAddress! + start, Int32(byte), end - start) else { return nil }
     return buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
 }
+
+/// The UTF-8 byte order mark, skipped at the start of input.
+let _utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
 
 @inline(__always)
 func _isJSONWhitespace(_ byte: UInt8) -> Bool {

@@ -28,9 +28,8 @@ final class _PushSource: _ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let available = pending.count - offset
         // The first read waits for three bytes while they could begin a byte order mark.
-        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let maybeBOM = handedOut == 0 && available < 3 && !isFinished
-            && (0..<available).allSatisfy { pending[offset + $0] == bom[$0] }
+            && (0..<available).allSatisfy { pending[offset + $0] == _utf8BOM[$0] }
         if available == 0 || maybeBOM {
             return isFinished && available == 0 ? 0 : -1
         }
