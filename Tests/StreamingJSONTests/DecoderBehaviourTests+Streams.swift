@@ -206,7 +206,7 @@ extension DecoderBehaviourTests {
         }
     }
 
-    @Test func decodeFromAPipeWrittenByAnotherThread() throws {
+    @Test func decodeFromAPipeWrittenByAnotherThread() async throws {
         let text = "[" + Self.records(0..<400) + "]"
         let bytes = Array(text.utf8)
         #expect(bytes.count < 60_000)  // fits in a pipe's buffer: the writer never blocks
@@ -222,12 +222,13 @@ extension DecoderBehaviourTests {
             try? writer.close()
             done.signal()
         }
-        let records = try StreamingJSONDecoder().decode([Record].self, from: pipe.fileHandleForReading)
+        let reader = pipe.fileHandleForReading
+        let records = try await offThePool { try StreamingJSONDecoder().decode([Record].self, from: reader) }
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(records == (0..<400).map(Record.expected))
     }
 
-    @Test func pipeElementsArriveBeforeTheWriterFinishes() throws {
+    @Test func pipeElementsArriveBeforeTheWriterFinishes() async throws {
         // The writer sends the next element only once the reader has the previous one:
         // this completes only if each element is delivered as soon as its bytes arrive.
         let pipe = Pipe()
@@ -244,11 +245,15 @@ extension DecoderBehaviourTests {
             try? writer.close()
             finished.signal()
         }
-        var records: [Record] = []
-        var iterator = StreamingJSONDecoder().elements(of: Record.self, from: pipe.fileHandleForReading).makeIterator()
-        while let record = try iterator.next() {
-            records.append(record)
-            received.signal()
+        let reader = pipe.fileHandleForReading
+        let records = try await offThePool { () -> [Record] in
+            var records: [Record] = []
+            var iterator = StreamingJSONDecoder().elements(of: Record.self, from: reader).makeIterator()
+            while let record = try iterator.next() {
+                records.append(record)
+                received.signal()
+            }
+            return records
         }
         #expect(finished.wait(timeout: .now() + 10) == .success)
         #expect(records == (0..<5).map(Record.expected))

@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func fileHandleOnAPipeWrittenByAnotherThread(jsonLines: Bool) throws {
+    func fileHandleOnAPipeWrittenByAnotherThread(jsonLines: Bool) async throws {
         let expected = try Self.wholeArray()
         let input = jsonLines ? Self.fixture.lines : Self.fixture.array
         let pieces = Chunks.random(input, seed: jsonLines ? 11 : 12, maxSize: 9_000)
@@ -127,8 +127,10 @@ import Testing
             done.signal()
         }
         let reader = pipe.fileHandleForReading
-        let outcome = Collect.sync(RecordsFixture.decoder().elements(of: Record.self, from: reader,
-                                                                      format: jsonLines ? .jsonLines : .array))
+        let outcome = try await offThePool {
+            Collect.sync(RecordsFixture.decoder().elements(of: Record.self, from: reader,
+                                                         format: jsonLines ? .jsonLines : .array))
+        }
         try? reader.close()
         #expect(done.wait(timeout: .now() + 20) == .success)
         #expect(failedWrites.value == 0)
@@ -341,7 +343,7 @@ import Testing
     }
 
     @Test(arguments: [JSONStreamFormat.array, .jsonLines])
-    func slowPipeDeliversEachElementAsSoonAsItIsComplete(format: JSONStreamFormat) throws {
+    func slowPipeDeliversEachElementAsSoonAsItIsComplete(format: JSONStreamFormat) async throws {
         let texts = Self.recordTexts(8)
         let expected = Array(try Self.wholeArray().prefix(8))
         let pipe = Pipe()
@@ -359,12 +361,16 @@ import Testing
             try? writer.close()
             finished.signal()
         }
-        var records: [Record] = []
-        var iterator = RecordsFixture.decoder().elements(of: Record.self, from: pipe.fileHandleForReading, format: format)
-            .makeIterator()
-        while let record = try iterator.next() {
-            records.append(record)
-            received.signal()
+        let reader = pipe.fileHandleForReading
+        let records = try await offThePool { () -> [Record] in
+            var records: [Record] = []
+            var iterator = RecordsFixture.decoder().elements(of: Record.self, from: reader, format: format)
+                .makeIterator()
+            while let record = try iterator.next() {
+                records.append(record)
+                received.signal()
+            }
+            return records
         }
         #expect(finished.wait(timeout: .now() + 60) == .success)
         expectSameElements(records, expected)

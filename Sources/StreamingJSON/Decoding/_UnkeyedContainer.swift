@@ -43,30 +43,20 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    mutating func decode(_ type: Bool.Type) throws -> Bool {
-        let value = try decoder.decodeBool(at: try next(type), path: elementPath)
+    /// Reads the next element with `read`, then moves past it (not on failure).
+    @inline(__always)
+    private mutating func scalar<T>(
+        _ type: T.Type, _ read: (_TapeDecoder, Int, @autoclosure () -> _CodingPathNode) throws -> T
+    ) throws -> T {
+        let value = try read(decoder, try next(type), elementPath)
         try advance()
         return value
     }
 
-    mutating func decode(_ type: String.Type) throws -> String {
-        let value = try decoder.decodeString(at: try next(type), path: elementPath)
-        try advance()
-        return value
-    }
-
-    mutating func decode(_ type: Double.Type) throws -> Double {
-        let value = try decoder.decodeDouble(at: try next(type), path: elementPath)
-        try advance()
-        return value
-    }
-
-    mutating func decode(_ type: Float.Type) throws -> Float {
-        let value = try decoder.decodeFloat(at: try next(type), path: elementPath)
-        try advance()
-        return value
-    }
-
+    mutating func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) { try $0.decodeBool(at: $1, path: $2()) } }
+    mutating func decode(_ type: String.Type) throws -> String { try scalar(type) { try $0.decodeString(at: $1, path: $2()) } }
+    mutating func decode(_ type: Double.Type) throws -> Double { try scalar(type) { try $0.decodeDouble(at: $1, path: $2()) } }
+    mutating func decode(_ type: Float.Type) throws -> Float { try scalar(type) { try $0.decodeFloat(at: $1, path: $2()) } }
     mutating func decode(_ type: Int.Type) throws -> Int { try integer() }
     mutating func decode(_ type: Int8.Type) throws -> Int8 { try integer() }
     mutating func decode(_ type: Int16.Type) throws -> Int16 { try integer() }
@@ -79,9 +69,7 @@ struct _UnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer() }
 
     private mutating func integer<T: FixedWidthInteger>() throws -> T {
-        let value = try decoder.decodeInteger(T.self, at: try next(T.self), path: elementPath)
-        try advance()
-        return value
+        try scalar(T.self) { try $0.decodeInteger(T.self, at: $1, path: $2()) }
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
