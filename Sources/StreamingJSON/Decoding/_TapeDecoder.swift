@@ -60,9 +60,10 @@ final class _TapeDecoder: Decoder {
 
     /// Decodes `T` from the value at `index` (absolute), with `path` as its coding path.
     ///
-    /// Types that JSON represents its own way (Date, Data, URL, Decimal, and
-    /// String-keyed dictionaries when keys are converted) are handled here, as
-    /// Foundation's `JSONDecoder` does; the common scalars skip `init(from:)`.
+    /// Types that JSON represents its own way (Date, Data, URL, Decimal) are
+    /// handled here, as Foundation's `JSONDecoder` does. The common scalars,
+    /// arrays and `[String: V]` (keys never converted, first occurrence wins)
+    /// are read straight from the tape instead of through `init(from:)`.
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
         switch _FastType(T.self) {
         case .string: return unsafeBitCast(try decodeString(at: index, path: path()), to: T.self)
