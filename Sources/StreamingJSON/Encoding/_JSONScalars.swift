@@ -1,0 +1,119 @@
+/// The text of JSON scalars, appended to a byte buffer exactly as
+/// Foundation's `JSONEncoder` writes them.
+enum _JSONScalars {
+    static let null: StaticString = "null"
+    static let `true`: StaticString = "true"
+    static let `false`: StaticString = "false"
+
+    @inline(__always)
+    static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Decimal digits, exact for every width (`UInt64.max`, `Int64.min`).
+    static func append<T: FixedWidthInteger>(integer value: T, to bytes: inout [UInt8]) {
+        if T.isSigned, value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            // The magnitude of T.min fits in the unsigned type.
+            appendDigits(UInt64(truncatingIfNeeded: value.magnitude), to: &bytes)
+        } else if T.bitWidth <= 64 {
+            appendDigits(UInt64(truncatingIfNeeded: value), to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+    }
+
+    static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+        if value < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var v = value
+            var i = 20
+            while v >= 10 {
+                let (q, r) = v.quotientAndRemainder(dividingBy: 10)
+                i -= 1
+                buffer[i] = UInt8(truncatingIfNeeded: r) &+ 0x30
+                v = q
+            }
+            i -= 1
+            buffer[i] = UInt8(truncatingIfNeeded: v) &+ 0x30
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<20]))
+        }
+    }
+
+    /// A finite floating-point value as Foundation writes it: Swift's shortest
+    /// round-trip `description` (`1e+20`, `1.5e-07`, `5e-324`), without a
+    /// trailing `.0`. Most such strings are short enough to live inline in
+    /// `String`, so this does not allocate.
+    static func append<F: BinaryFloatingPoint & CustomStringConvertible>(finite value: F, to bytes: inout [UInt8]) {
+        var text = value.description
+        text.withUTF8 { utf8 in
+            var count = utf8.count
+            if count >= 2, utf8[count - 2] == UInt8(ascii: "."), utf8[count - 1] == UInt8(ascii: "0") {
+                count -= 2
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<count]))
+        }
+    }
+
+    /// A string, quoted and escaped as Foundation does: `"` and `\`, `/`
+    /// unless `escapesSlashes` is false, `\b \f \n \r \t`, other control
+    /// characters as lowercase `\u00XX`; everything else (DEL, U+2028,
+    /// all non-ASCII) as its UTF-8 bytes.
+    static func append(string: String, escapesSlashes: Bool, to bytes: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { append(utf8: $0, escapesSlashes: escapesSlashes, to: &bytes) }
+    }
+
+    static func append(utf8: UnsafeBufferPointer<UInt8>, escapesSlashes: Bool, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        let count = utf8.count
+        while i < count {
+            let byte = utf8[i]
+            if byte >= 0x30 ? byte != 0x5C : byte >= 0x20 && byte != 0x22 && byte != 0x2F {
+                i += 1
+                continue
+            }
+            if byte == 0x2F && !escapesSlashes {
+                i += 1
+                continue
+            }
+            if runStart < i {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            }
+            appendEscape(byte, to: &bytes)
+            i += 1
+            runStart = i
+        }
+        if runStart < count {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    @inline(never)
+    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x22: bytes.append(UInt8(ascii: "\""))
+        case 0x5C: bytes.append(UInt8(ascii: "\\"))
+        case 0x2F: bytes.append(UInt8(ascii: "/"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(hex.utf8Start[Int(byte >> 4)])
+            bytes.append(hex.utf8Start[Int(byte & 0xF)])
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+
+/// Writes a filled `_EncodingTape` as JSON text, in Foundation's layout:
+/// compact `{"k":v,"a":[1,2]}`, or pretty with two-space indents,
+/// `"k" : v`, and empty containers as `[`, a blank line, `]`.
+struct _JSONWriter {
+    let tape: _EncodingTape
+    let pretty: Bool
+    let sortsKeys: Bool
+    let escapesSlashes: Bool
+    /// Children of the objects being written in sorted order, as a stack:
+    /// each object sorts its own slice at the end and removes it when done.
+    private var order: [UInt32] = []
+
+    init(options: _EncodingOptions, tape: _EncodingTape, compact: Bool = false) {
+        self.tape = tape
+        self.pretty = !compact && options.outputFormatting.contains(.prettyPrinted)
+        self.sortsKeys = options.outputFormatting.contains(.sortedKeys)
+        self.escapesSlashes = !options.outputFormatting.contains(.withoutEscapingSlashes)
+    }
+
+    /// Writes the value at `node`; `depth` is its indent level when pretty.
+    mutating func write(_ node: UInt32, depth: Int, into output: inout _JSONOutput) throws {
+        let tape = self.tape
+        try tape.nodes.withUnsafeBufferPointer { nodes in
+            try tape.bytes.withUnsafeBufferPointer { bytes in
+                try write(node, depth: depth, nodes: nodes, bytes: bytes, into: &output)
+            }
+        }
+    }
+
+    private mutating func write(_ node: UInt32, depth: Int, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
+                                bytes: UnsafeBufferPointer<UInt8>, into output: inout _JSONOutput) throws {
+        let value = nodes[Int(node)]
+        switch value.kind {
+        case .scalar:
+            output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(value.first)..<Int(value.first + value.last)]))
+        case .array:
+            guard value.count > 0 else { return writeEmpty("[", "]", depth: depth, into: &output) }
+            output.bytes.append(UInt8(ascii: "["))
+            var child = value.first
+            var isFirst = true
+            while child != _EncodingTape.none {
+                if !isFirst { output.bytes.append(UInt8(ascii: ",")) }
+                isFirst = false
+                if pretty { newline(depth + 1, into: &output) }
+                try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: &output)
+                try output.flushIfNeeded()
+                child = nodes[Int(child)].next
+            }
+            if pretty { newline(depth, into: &output) }
+            output.bytes.append(UInt8(ascii: "]"))
+        case .object:
+            guard value.count > 0 else { return writeEmpty("{", "}", depth: depth, into: &output) }
+            output.bytes.append(UInt8(ascii: "{"))
+            if sortsKeys {
+                let start = order.count
+                var child = value.first
+                while child != _EncodingTape.none {
+                    order.append(child)
+                    child = nodes[Int(child)].next
+                }
+                order[start...].sort { Self.keyPrecedes($0, $1, nodes: nodes, bytes: bytes) }
+                for position in start..<(start + Int(value.count)) {
+                    try writeMember(order[position], isFirst: position == start, depth: depth,
+                                    nodes: nodes, bytes: bytes, into: &output)
+                }
+                order.removeSubrange(start...)
+            } else {
+                var child = value.first
+                var isFirst = true
+                while child != _EncodingTape.none {
+                    try writeMember(child, isFirst: isFirst, depth: depth, nodes: nodes, bytes: bytes, into: &output)
+                    isFirst = false
+                    child = nodes[Int(child)].next
+                }
+            }
+            if pretty { newline(depth, into: &output) }
+            output.bytes.append(UInt8(ascii: "}"))
+        case .empty:
+            // Nothing was encoded here (a `superEncoder()` never written to):
+            // Foundation writes an empty object.
+            writeEmpty("{", "}", depth: depth, into: &output)
+        }
+    }
+
+    private mutating func writeMember(_ child: UInt32, isFirst: Bool, depth: Int,
+                                      nodes: UnsafeBufferPointer<_EncodingTape._Node>,
+                                      bytes: UnsafeBufferPointer<UInt8>, into output: inout _JSONOutput) throws {
+        if !isFirst { output.bytes.append(UInt8(ascii: ",")) }
+        if pretty { newline(depth + 1, into: &output) }
+        let member = nodes[Int(child)]
+        let key = UnsafeBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyStart + member.keyLength)])
+        _JSONScalars.append(utf8: key, escapesSlashes: escapesSlashes, to: &output.bytes)
+        if pretty {
+            output.bytes.append(UInt8(ascii: " "))
+            output.bytes.append(UInt8(ascii: ":"))
+            output.bytes.append(UInt8(ascii: " "))
+        } else {
+            output.bytes.append(UInt8(ascii: ":"))
+        }
+        try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: &output)
+        try output.flushIfNeeded()
+    }
+
+    private func writeEmpty(_ open: Unicode.Scalar, _ close: Unicode.Scalar, depth: Int, into output: inout _JSONOutput) {
+        output.bytes.append(UInt8(ascii: open))
+        if pretty {
+            output.bytes.append(UInt8(ascii: "\n"))
+            newline(depth, into: &output)
+        }
+        output.bytes.append(UInt8(ascii: close))
+    }
+
+    private func newline(_ depth: Int, into output: inout _JSONOutput) {
+        output.bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<depth {
+            output.bytes.append(UInt8(ascii: " "))
+            output.bytes.append(UInt8(ascii: " "))
+        }
+    }
+
+    /// Foundation's `.sortedKeys` order: the keys' UTF-8 bytes compared
+    /// lexicographically (so `"B" < "_" < "a"` and `"a10" < "a9"`).
+    private static func keyPrecedes(_ a: UInt32, _ b: UInt32, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
+                                    bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let left = nodes[Int(a)], right = nodes[Int(b)]
+        let common = Int(min(left.keyLength, right.keyLength))
+        if common > 0 {
+            let order = memcmp(bytes.baseAddress! + Int(left.keyStart), bytes.baseAddress! + Int(right.keyStart), common)
+            if order != 0 { return order < 0 }
+        }
+        return left.keyLength < right.keyLength
+    }
+}
+
+/// The bytes being written: all of them for `encode(_:)`, or up to about
+/// 256 KiB at a time when a sink takes them as they come.
+struct _JSONOutput {
+    var bytes: [UInt8] = []
+    let sink: _FileSink?
+    static let flushThreshold = 256 * 1024
+
+    init(capacity: Int) {
+        sink = nil
+        bytes.reserveCapacity(capacity)
+    }
+
+    init(sink: _FileSink) {
+        self.sink = sink
+        bytes.reserveCapacity(Self.flushThreshold + 4096)
+    }
+
+    @inline(__always)
+    mutating func flushIfNeeded() throws {
+        if bytes.count >= Self.flushThreshold, sink != nil { try flush() }
+    }
+
+    /// Writes what is buffered to the sink.
+    mutating func flush() throws {
+        guard let sink, !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try sink.write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    func takeData() -> Data { Data(bytes) }
+}
+
+/// A file descriptor written with `write(2)`: every failure is thrown.
+struct _FileSink {
+    let descriptor: Int32
+
+    func write(_ buffer: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+            }
+            offset += written
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+private let systemWrite = Glibc.write
+#elseif canImport(Musl)
+import Musl
+private let systemWrite = Musl.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+#endif

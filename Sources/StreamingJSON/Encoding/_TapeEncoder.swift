@@ -1,0 +1,251 @@
+import Foundation
+
+/// What every encoder of one value shares: the tape being filled, the options
+/// and the caches that outlive a single nested value.
+final class _EncodingContext {
+    let tape: _EncodingTape
+    let options: _EncodingOptions
+    let escapesSlashes: Bool
+    let usesDefaultKeys: Bool
+    /// `options.userInfo` as `Encoder.userInfo` wants it, built once.
+    let userInfo: [CodingUserInfoKey: Any]
+    /// `convertToSnakeCase` results by coding-key spelling.
+    var snakeCaseCache: [String: String] = [:]
+
+    init(tape: _EncodingTape, options: _EncodingOptions) {
+        self.tape = tape
+        self.options = options
+        self.escapesSlashes = !options.outputFormatting.contains(.withoutEscapingSlashes)
+        self.usesDefaultKeys = options.usesDefaultKeys
+        self.userInfo = options.userInfo
+    }
+
+    /// The key as written, after the key strategy.
+    func convertedKey(_ key: some CodingKey, path: _CodingPathNode) -> String {
+        switch options.keyEncodingStrategy {
+        case .useDefaultKeys:
+            return key.stringValue
+        case .convertToSnakeCase:
+            let name = key.stringValue
+            if let converted = snakeCaseCache[name] { return converted }
+            let converted = _convertToSnakeCase(name)
+            snakeCaseCache[name] = converted
+            return converted
+        case .custom(let convert):
+            return convert(path.appending(key).path).stringValue
+        }
+    }
+}
+
+extension _EncodingTape {
+    /// Encodes `value` as the root of the tape, after emptying it.
+    func encodeRoot<T: Encodable>(_ value: T, options: _EncodingOptions) throws {
+        reset()
+        let context = _EncodingContext(tape: self, options: options)
+        let root = appendEmptyNode()
+        try _TapeEncoder.encode(value, into: root, context: context, path: .root, depth: 0)
+        if let misuse { throw misuse }
+        if nodes[Int(root)].kind == .empty {
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        }
+    }
+}
+
+/// The `Encoder` handed to `encode(to:)`: it writes into one node of the tape.
+///
+/// `depth` counts the containers around the node; a container of its own
+/// would be one deeper, and past `maxDepth` the encode throws.
+final class _TapeEncoder: Encoder {
+    let context: _EncodingContext
+    let node: UInt32
+    let path: _CodingPathNode
+    let depth: Int
+
+    init(context: _EncodingContext, node: UInt32, path: _CodingPathNode, depth: Int) {
+        self.context = context
+        self.node = node
+        self.path = path
+        self.depth = depth
+    }
+
+    var codingPath: [any CodingKey] { path.path }
+    var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let object = containerNode(.object)
+        return KeyedEncodingContainer(_KeyedEncodingContainer<Key>(encoder: self, object: object))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        _UnkeyedEncodingContainer(encoder: self, array: containerNode(.array))
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        _SingleValueEncodingContainer(encoder: self)
+    }
+
+    /// The node, made a container of `kind`. A node that already holds
+    /// another kind of value is a misuse Foundation traps on; here it is
+    /// recorded, thrown when the encode finishes, and the container writes
+    /// into a detached node.
+    private func containerNode(_ kind: _EncodingTape.Kind) -> UInt32 {
+        let tape = context.tape
+        if depth >= context.options.maxDepth, tape.misuse == nil {
+            tape.misuse = Self.tooDeep(path: path, maxDepth: context.options.maxDepth)
+        }
+        if tape.makeContainer(node, kind: kind) { return node }
+        if tape.misuse == nil {
+            let what = kind == .object ? "a keyed" : "an unkeyed"
+            tape.misuse = EncodingError.invalidValue(kind, .init(
+                codingPath: path.path,
+                debugDescription: "Asked for \(what) container where a different value was already encoded."))
+        }
+        let detached = tape.appendEmptyNode()
+        _ = tape.makeContainer(detached, kind: kind)
+        return detached
+    }
+
+    static func tooDeep(path: _CodingPathNode, maxDepth: Int) -> EncodingError {
+        EncodingError.invalidValue(maxDepth, .init(
+            codingPath: path.path,
+            debugDescription: "Nesting is deeper than \(maxDepth) levels of arrays and objects."))
+    }
+
+    // MARK: Values
+
+    /// Encodes `value` into `node`. Types that JSON writes its own way (Date,
+    /// Data, URL, Decimal, non-finite floats) are handled here, as Foundation
+    /// does; common scalars and arrays of them skip `encode(to:)`.
+    static func encode<T: Encodable>(_ value: T, into node: UInt32, context: _EncodingContext,
+                                     path: @autoclosure () -> _CodingPathNode, depth: Int) throws {
+        let tape = context.tape
+        switch _FastType(T.self) {
+        case .string:
+            let string = unsafeBitCast(value, to: String.self)
+            let slashes = context.escapesSlashes
+            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+        case .int:
+            let int = unsafeBitCast(value, to: Int.self)
+            tape.setScalar(node) { _JSONScalars.append(integer: int, to: &$0) }
+        case .double:
+            try encodeFloat(unsafeBitCast(value, to: Double.self), into: node, context: context, path: path())
+        case .bool:
+            let bool = unsafeBitCast(value, to: Bool.self)
+            tape.setScalar(node) { _JSONScalars.append(bool ? _JSONScalars.true : _JSONScalars.false, to: &$0) }
+        case .date:
+            try encodeDate(unsafeBitCast(value, to: Date.self), into: node, context: context, path: path(), depth: depth)
+        case .data:
+            try encodeData(unsafeBitCast(value, to: Data.self), into: node, context: context, path: path(), depth: depth)
+        case .url:
+            let string = unsafeBitCast(value, to: URL.self).absoluteString
+            let slashes = context.escapesSlashes
+            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+        case .decimal:
+            let text = unsafeBitCast(value, to: Decimal.self).description
+            tape.setScalar(node) { $0.append(contentsOf: text.utf8) }
+        default:
+            if let special = value as? any _TapeEncodable {
+                try special._encode(into: node, context: context, path: path(), depth: depth)
+            } else {
+                try value.encode(to: _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+            }
+        }
+    }
+
+    static func encodeFloat<F: BinaryFloatingPoint & CustomStringConvertible>(
+        _ value: F, into node: UInt32, context: _EncodingContext, path: @autoclosure () -> _CodingPathNode
+    ) throws {
+        let tape = context.tape
+        if value.isFinite {
+            tape.setScalar(node) { _JSONScalars.append(finite: value, to: &$0) }
+            return
+        }
+        guard case .convertToString(let positive, let negative, let nan) = context.options.nonConformingFloatEncodingStrategy else {
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: path().path, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
+        }
+        let string = value.isNaN ? nan : (value < 0 ? negative : positive)
+        let slashes = context.escapesSlashes
+        tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+    }
+
+    static func encodeDate(_ date: Date, into node: UInt32, context: _EncodingContext,
+                           path: @autoclosure () -> _CodingPathNode, depth: Int) throws {
+        let tape = context.tape
+        switch context.options.dateEncodingStrategy {
+        case .deferredToDate:
+            try date.encode(to: _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+        case .secondsSince1970:
+            try encodeFloat(date.timeIntervalSince1970, into: node, context: context, path: path())
+        case .millisecondsSince1970:
+            try encodeFloat(1000.0 * date.timeIntervalSince1970, into: node, context: context, path: path())
+        case .iso8601:
+            tape.setScalar(node) { _ISO8601Formatter.append(date, to: &$0) }
+        case .formatted(let formatter):
+            let string = formatter.string(from: date)
+            let slashes = context.escapesSlashes
+            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+        case .custom(let closure):
+            tape.clear(node)
+            try closure(date, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+        }
+    }
+
+    static func encodeData(_ data: Data, into node: UInt32, context: _EncodingContext,
+                           path: @autoclosure () -> _CodingPathNode, depth: Int) throws {
+        let tape = context.tape
+        switch context.options.dataEncodingStrategy {
+        case .deferredToData:
+            try data.encode(to: _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+        case .base64:
+            let string = data.base64EncodedString()
+            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: context.escapesSlashes, to: &$0) }
+        case .custom(let closure):
+            tape.clear(node)
+            try closure(data, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+        }
+    }
+}
+
+/// Values encoded straight into the tape instead of through `encode(to:)`.
+protocol _TapeEncodable {
+    func _encode(into node: UInt32, context: _EncodingContext, path: _CodingPathNode, depth: Int) throws
+}
+
+extension Array: _TapeEncodable where Element: Encodable {
+    /// The standard library's `Array.encode(to:)` goes through an existential
+    /// container per element; this appends the elements directly.
+    func _encode(into node: UInt32, context: _EncodingContext, path: _CodingPathNode, depth: Int) throws {
+        let tape = context.tape
+        guard depth < context.options.maxDepth else {
+            throw _TapeEncoder.tooDeep(path: path, maxDepth: context.options.maxDepth)
+        }
+        tape.clear(node)
+        _ = tape.makeContainer(node, kind: .array)
+        for (index, element) in enumerated() {
+            let child = tape.appendElement(to: node)
+            try _TapeEncoder.encode(element, into: child, context: context,
+                                    path: path.appending(index: index), depth: depth + 1)
+        }
+    }
+}
+
+extension Dictionary: _TapeEncodable where Key == String, Value: Encodable {
+    /// `[String: V]` is an object whose keys are written as they are: key
+    /// strategies apply to coding keys, not to dictionary contents
+    /// (Foundation's rule).
+    func _encode(into node: UInt32, context: _EncodingContext, path: _CodingPathNode, depth: Int) throws {
+        let tape = context.tape
+        guard depth < context.options.maxDepth else {
+            throw _TapeEncoder.tooDeep(path: path, maxDepth: context.options.maxDepth)
+        }
+        tape.clear(node)
+        _ = tape.makeContainer(node, kind: .object)
+        for (key, value) in self {
+            let child = tape.member(of: node, key: key, replacing: true)
+            try _TapeEncoder.encode(value, into: child, context: context,
+                                    path: path.appending(_JSONKey(stringValue: key)), depth: depth + 1)
+        }
+    }
+}
