@@ -5,6 +5,12 @@
 //   streamingjson-bench incremental FILE                 decode(Summary.self, contentsOf:) via the incremental container
 //   streamingjson-bench whole FILE                       StreamingJSONDecoder().decode([Record].self, contentsOf:)
 //   streamingjson-bench foundation FILE                  JSONDecoder().decode([Record].self, from: Data(contentsOf:))
+//   streamingjson-bench encode FILE                      StreamingJSONEncoder().encode(records), records decoded first (untimed)
+//   streamingjson-bench encode-foundation FILE           JSONEncoder().encode(records), the same way
+//   streamingjson-bench write FILE OUT BYTES [array|lines]  JSONStreamWriter: cycles the first 10 000 records
+//                                                        of FILE until BYTES are written to OUT
+//
+// The encode modes report the output's size in mb_per_s.
 import Foundation
 import StreamingJSON
 
@@ -31,7 +37,8 @@ let mode = arguments[1]
 let url = URL(fileURLWithPath: arguments[2])
 let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
 
-let start = Date()
+var start = Date()
+var bytesMoved = bytes
 var count = 0
 var strong = 0
 do {
@@ -67,6 +74,49 @@ do {
         let records = try decoder.decode([Record].self, from: Data(contentsOf: url))
         count = records.count
         strong = records.filter { $0.abv > 8 }.count
+    case "encode", "encode-foundation":
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let records = try decoder.decode([Record].self, contentsOf: url)
+        start = Date()
+        let output: Data
+        if mode == "encode" {
+            let encoder = StreamingJSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            output = try encoder.encode(records)
+        } else {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            output = try encoder.encode(records)
+        }
+        count = records.count
+        bytesMoved = output.count
+    case "write":
+        guard arguments.count >= 5, let target = Int(arguments[4]) else {
+            FileHandle.standardError.write(Data("usage: streamingjson-bench write FILE OUT BYTES [array|lines]\n".utf8))
+            exit(2)
+        }
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var pool: [Record] = []
+        var iterator = decoder.elements(of: Record.self, contentsOf: url).makeIterator()
+        while pool.count < 10_000, let record = try iterator.next() { pool.append(record) }
+        let encoder = StreamingJSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let out = URL(fileURLWithPath: arguments[3])
+        let format: JSONStreamFormat = arguments.count > 5 && arguments[5] == "lines" ? .jsonLines : .array
+        // The pool's encoded size sets how many appends reach BYTES.
+        var poolBytes = 0
+        for record in pool { poolBytes += try encoder.encode(record).count + 1 }
+        let appends = Int((Double(target) / Double(poolBytes) * Double(pool.count)).rounded(.up))
+        start = Date()
+        let writer = try JSONStreamWriter<Record>(toFileAt: out, format: format, encoder: encoder)
+        for index in 0..<appends {
+            try writer.append(pool[index % pool.count])
+        }
+        count = appends
+        try writer.finish()
+        bytesMoved = (try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
     default:
         FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
         exit(2)
@@ -77,4 +127,4 @@ do {
 }
 let seconds = Date().timeIntervalSince(start)
 print(String(format: "mode=%@ records=%d strong=%d seconds=%.3f records_per_s=%.0f mb_per_s=%.1f peak_rss_mib=%.1f",
-             mode, count, strong, seconds, Double(count) / seconds, Double(bytes) / 1e6 / seconds, peakResidentMiB()))
+             mode, count, strong, seconds, Double(count) / seconds, Double(bytesMoved) / 1e6 / seconds, peakResidentMiB()))

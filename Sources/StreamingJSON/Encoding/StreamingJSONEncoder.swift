@@ -70,29 +70,25 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
     /// `.throw`, for a value that encodes nothing, and for nesting deeper
     /// than 512 arrays and objects.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let options = self.options
-        let tape = _EncodingTape()
-        try tape.encodeRoot(value, options: options)
-        var output = _JSONOutput(capacity: tape.estimatedOutputSize)
-        var writer = _JSONWriter(options: options, tape: tape)
-        try writer.write(tape.root, depth: 0, into: &output)
+        var writer = _ValueWriter(options: options)
+        var output = _JSONOutput(capacity: 4096)
+        try writer.writeDocument(value, into: &output)
         return output.takeData()
     }
 
     /// Encodes a value as one JSON document and writes it to `handle` with
     /// `write(2)`, in 256 KiB writes as the output is produced.
     ///
-    /// The value is encoded completely before the first byte is written, so
-    /// an encoding error leaves the handle untouched. A failed write (a closed
+    /// A root-level array is encoded and written one element at a time, in
+    /// constant memory; an encoding error then stops the output after the
+    /// elements before it. Any other value is encoded completely before the
+    /// first byte is written. A failed write (a closed
     /// pipe, a full disk) throws a `POSIXError`; a process that wants that
     /// error rather than being killed by `SIGPIPE` must ignore the signal.
     public func encode<T: Encodable>(_ value: T, to handle: FileHandle) throws {
-        let options = self.options
-        let tape = _EncodingTape()
-        try tape.encodeRoot(value, options: options)
+        var writer = _ValueWriter(options: options)
         var output = _JSONOutput(sink: _FileSink(descriptor: handle.fileDescriptor))
-        var writer = _JSONWriter(options: options, tape: tape)
-        try writer.write(tape.root, depth: 0, into: &output)
+        try writer.writeDocument(value, into: &output)
         try output.flush()
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The value being encoded, held as a flat tree until it is written.
 ///
 /// Codable does not encode in output order: a keyed container may be asked
@@ -24,8 +26,8 @@
 /// the common case (a new key) costs one bit test; objects past
 /// `_EncodingTape.indexedObjectSize` members get a dictionary of their keys.
 final class _EncodingTape {
-    var nodes: [_Node] = []
-    var bytes: [UInt8] = []
+    var nodes = _Growable<_Node>(capacity: 64)
+    var bytes = _Growable<UInt8>(capacity: 1024)
     /// Key dictionaries of objects with many members, by node.
     var largeObjects: [UInt32: [[UInt8]: UInt32]] = [:]
     /// A misuse of the `Encoder` protocol that Foundation traps on (asking for
@@ -38,15 +40,17 @@ final class _EncodingTape {
 
     var root: UInt32 { 0 }
 
-    init() {
-        nodes.reserveCapacity(64)
-        bytes.reserveCapacity(1024)
+    init() {}
+
+    deinit {
+        nodes.deallocate()
+        bytes.deallocate()
     }
 
     /// Empties the tape for the next value, keeping its storage.
     func reset() {
-        nodes.removeAll(keepingCapacity: true)
-        bytes.removeAll(keepingCapacity: true)
+        nodes.removeAll()
+        bytes.removeAll()
         if !largeObjects.isEmpty { largeObjects.removeAll() }
         misuse = nil
     }
@@ -83,8 +87,22 @@ final class _EncodingTape {
     @inline(__always)
     func appendEmptyNode() -> UInt32 {
         let index = UInt32(truncatingIfNeeded: nodes.count)
+        // Appending to a local copy keeps the access to the stored property
+        // instantaneous (see `_Growable`); the copy is stored straight back.
+        var nodes = self.nodes
         nodes.append(.emptyNode)
+        self.nodes = nodes
         return index
+    }
+
+    /// Runs `body` on the byte buffer, as a local copy stored back afterwards
+    /// (see `_Growable`: no exclusivity check spans the call).
+    @inline(__always)
+    func appendingBytes<R>(_ body: (inout _Growable<UInt8>) -> R) -> R {
+        var bytes = self.bytes
+        let result = body(&bytes)
+        self.bytes = bytes
+        return result
     }
 
     /// Makes `node` a container of `kind`, keeping its children if it already
@@ -104,14 +122,15 @@ final class _EncodingTape {
 
     /// Replaces what `node` holds with the scalar text appended by `body`.
     @inline(__always)
-    func setScalar(_ node: UInt32, _ body: (inout [UInt8]) -> Void) {
-        let start = bytes.count
-        body(&bytes)
-        nodes.withUnsafeMutableBufferPointer {
-            $0[Int(node)].kind = .scalar
-            $0[Int(node)].first = UInt32(truncatingIfNeeded: start)
-            $0[Int(node)].last = UInt32(truncatingIfNeeded: bytes.count - start)
+    func setScalar(_ node: UInt32, _ body: (inout _Growable<UInt8>) -> Void) {
+        let (start, end) = appendingBytes { bytes in
+            let start = bytes.count
+            body(&bytes)
+            return (start, bytes.count)
         }
+        nodes[Int(node)].kind = .scalar
+        nodes[Int(node)].first = UInt32(truncatingIfNeeded: start)
+        nodes[Int(node)].last = UInt32(truncatingIfNeeded: end - start)
     }
 
     /// Empties `node` so that a value encoded again under a duplicate key
@@ -131,16 +150,14 @@ final class _EncodingTape {
 
     @inline(__always)
     private func link(_ child: UInt32, into container: UInt32) {
-        nodes.withUnsafeMutableBufferPointer { nodes in
-            let last = nodes[Int(container)].last
-            if last == Self.none {
-                nodes[Int(container)].first = child
-            } else {
-                nodes[Int(last)].next = child
-            }
-            nodes[Int(container)].last = child
-            nodes[Int(container)].count &+= 1
+        let last = nodes[Int(container)].last
+        if last == Self.none {
+            nodes[Int(container)].first = child
+        } else {
+            nodes[Int(last)].next = child
         }
+        nodes[Int(container)].last = child
+        nodes[Int(container)].count &+= 1
     }
 
     // MARK: Objects
@@ -168,8 +185,11 @@ final class _EncodingTape {
     }
 
     private func appendMember(to object: UInt32, key: UnsafeBufferPointer<UInt8>, bit: UInt64) -> UInt32 {
-        let keyStart = bytes.count
-        bytes.append(contentsOf: key)
+        let keyStart = appendingBytes { bytes in
+            let start = bytes.count
+            bytes.append(contentsOf: key)
+            return start
+        }
         let child = appendEmptyNode()
         nodes[Int(child)].keyStart = UInt32(truncatingIfNeeded: keyStart)
         nodes[Int(child)].keyLength = UInt32(truncatingIfNeeded: key.count)
@@ -191,14 +211,12 @@ final class _EncodingTape {
     private func keyEquals(_ child: UInt32, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         let node = nodes[Int(child)]
         guard Int(node.keyLength) == key.count else { return false }
-        return bytes.withUnsafeBufferPointer { stored in
-            key.isEmpty || memcmp(stored.baseAddress! + Int(node.keyStart), key.baseAddress!, key.count) == 0
-        }
+        return key.isEmpty || memcmp(bytes.base + Int(node.keyStart), key.baseAddress!, key.count) == 0
     }
 
     private func key(of child: UInt32) -> [UInt8] {
         let node = nodes[Int(child)]
-        return Array(bytes[Int(node.keyStart)..<Int(node.keyStart + node.keyLength)])
+        return Array(UnsafeBufferPointer(start: bytes.base + Int(node.keyStart), count: Int(node.keyLength)))
     }
 
     @inline(never)
@@ -240,11 +258,3 @@ final class _EncodingTape {
         return hash ^ (hash >> 16)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

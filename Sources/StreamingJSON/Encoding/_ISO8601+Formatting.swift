@@ -10,7 +10,7 @@ enum _ISO8601Formatter {
     /// format style decides.
     static let arithmeticRange: ClosedRange<Double> = -12_212_553_600 ... 253_402_300_799
 
-    static func append(_ date: Date, to bytes: inout [UInt8]) {
+    static func append(_ date: Date, to bytes: inout some _ByteAppending) {
         let interval = date.timeIntervalSince1970
         guard arithmeticRange.contains(interval) else {
             appendWithFoundation(date, to: &bytes)
@@ -37,7 +37,7 @@ enum _ISO8601Formatter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    private static func appendPadded(_ value: Int, width: Int, to bytes: inout some _ByteAppending) {
         var divisor = 1
         for _ in 1..<width { divisor *= 10 }
         var rest = value
@@ -63,7 +63,7 @@ enum _ISO8601Formatter {
     }
 
     @inline(never)
-    private static func appendWithFoundation(_ date: Date, to bytes: inout [UInt8]) {
+    private static func appendWithFoundation(_ date: Date, to bytes: inout some _ByteAppending) {
         _JSONScalars.append(string: date.formatted(.iso8601), escapesSlashes: true, to: &bytes)
     }
 }

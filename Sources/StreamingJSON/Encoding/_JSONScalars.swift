@@ -6,12 +6,12 @@ enum _JSONScalars {
     static let `false`: StaticString = "false"
 
     @inline(__always)
-    static func append(_ literal: StaticString, to bytes: inout [UInt8]) {
+    static func append(_ literal: StaticString, to bytes: inout some _ByteAppending) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Decimal digits, exact for every width (`UInt64.max`, `Int64.min`).
-    static func append<T: FixedWidthInteger>(integer value: T, to bytes: inout [UInt8]) {
+    static func append<T: FixedWidthInteger>(integer value: T, to bytes: inout some _ByteAppending) {
         if T.isSigned, value < 0 {
             bytes.append(UInt8(ascii: "-"))
             // The magnitude of T.min fits in the unsigned type.
@@ -19,11 +19,12 @@ enum _JSONScalars {
         } else if T.bitWidth <= 64 {
             appendDigits(UInt64(truncatingIfNeeded: value), to: &bytes)
         } else {
-            bytes.append(contentsOf: String(value).utf8)
+            var text = String(value)
+            text.withUTF8 { bytes.append(contentsOf: $0) }
         }
     }
 
-    static func appendDigits(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendDigits(_ value: UInt64, to bytes: inout some _ByteAppending) {
         if value < 10 {
             bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
             return
@@ -47,7 +48,7 @@ enum _JSONScalars {
     /// round-trip `description` (`1e+20`, `1.5e-07`, `5e-324`), without a
     /// trailing `.0`. Most such strings are short enough to live inline in
     /// `String`, so this does not allocate.
-    static func append<F: BinaryFloatingPoint & CustomStringConvertible>(finite value: F, to bytes: inout [UInt8]) {
+    static func append<F: BinaryFloatingPoint & CustomStringConvertible>(finite value: F, to bytes: inout some _ByteAppending) {
         var text = value.description
         text.withUTF8 { utf8 in
             var count = utf8.count
@@ -62,12 +63,12 @@ enum _JSONScalars {
     /// unless `escapesSlashes` is false, `\b \f \n \r \t`, other control
     /// characters as lowercase `\u00XX`; everything else (DEL, U+2028,
     /// all non-ASCII) as its UTF-8 bytes.
-    static func append(string: String, escapesSlashes: Bool, to bytes: inout [UInt8]) {
+    static func append(string: String, escapesSlashes: Bool, to bytes: inout some _ByteAppending) {
         var string = string
         string.withUTF8 { append(utf8: $0, escapesSlashes: escapesSlashes, to: &bytes) }
     }
 
-    static func append(utf8: UnsafeBufferPointer<UInt8>, escapesSlashes: Bool, to bytes: inout [UInt8]) {
+    static func append(utf8: UnsafeBufferPointer<UInt8>, escapesSlashes: Bool, to bytes: inout some _ByteAppending) {
         bytes.append(UInt8(ascii: "\""))
         var runStart = 0
         var i = 0
@@ -96,7 +97,7 @@ enum _JSONScalars {
     }
 
     @inline(never)
-    private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
+    private static func appendEscape(_ byte: UInt8, to bytes: inout some _ByteAppending) {
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
         case 0x22: bytes.append(UInt8(ascii: "\""))

@@ -22,11 +22,7 @@ struct _JSONWriter {
     /// Writes the value at `node`; `depth` is its indent level when pretty.
     mutating func write(_ node: UInt32, depth: Int, into output: inout _JSONOutput) throws {
         let tape = self.tape
-        try tape.nodes.withUnsafeBufferPointer { nodes in
-            try tape.bytes.withUnsafeBufferPointer { bytes in
-                try write(node, depth: depth, nodes: nodes, bytes: bytes, into: &output)
-            }
-        }
+        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.buffer, into: &output)
     }
 
     private mutating func write(_ node: UInt32, depth: Int, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
@@ -173,7 +169,7 @@ struct _FileSink {
     func write(_ buffer: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < buffer.count {
-            let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
@@ -183,14 +179,3 @@ struct _FileSink {
         }
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-import Musl
-private let systemWrite = Musl.write
-#elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
-#endif

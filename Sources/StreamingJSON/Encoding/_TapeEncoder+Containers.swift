@@ -37,13 +37,19 @@ extension _TapeEncoder {
 struct _KeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: _TapeEncoder
     let object: UInt32
+    let context: _EncodingContext
+
+    init(encoder: _TapeEncoder, object: UInt32) {
+        self.encoder = encoder
+        self.object = object
+        self.context = encoder.context
+    }
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     /// The member for `key` after the key strategy; encoding a key again
     /// replaces its value in place (the last value wins, at the first position).
     private func slot(_ key: Key, replacing: Bool = true) -> UInt32 {
-        let context = encoder.context
         if context.usesDefaultKeys {
             return context.tape.member(of: object, key: key.stringValue, replacing: replacing)
         }

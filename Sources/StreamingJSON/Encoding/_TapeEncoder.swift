@@ -37,21 +37,6 @@ final class _EncodingContext {
     }
 }
 
-extension _EncodingTape {
-    /// Encodes `value` as the root of the tape, after emptying it.
-    func encodeRoot<T: Encodable>(_ value: T, options: _EncodingOptions) throws {
-        reset()
-        let context = _EncodingContext(tape: self, options: options)
-        let root = appendEmptyNode()
-        try _TapeEncoder.encode(value, into: root, context: context, path: .root, depth: 0)
-        if let misuse { throw misuse }
-        if nodes[Int(root)].kind == .empty {
-            throw EncodingError.invalidValue(value, .init(
-                codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
-        }
-    }
-}
-
 /// The `Encoder` handed to `encode(to:)`: it writes into one node of the tape.
 ///
 /// `depth` counts the containers around the node; a container of its own
@@ -142,8 +127,8 @@ final class _TapeEncoder: Encoder {
             let slashes = context.escapesSlashes
             tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
         case .decimal:
-            let text = unsafeBitCast(value, to: Decimal.self).description
-            tape.setScalar(node) { $0.append(contentsOf: text.utf8) }
+            var text = unsafeBitCast(value, to: Decimal.self).description
+            tape.setScalar(node) { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
         default:
             if let special = value as? any _TapeEncodable {
                 try special._encode(into: node, context: context, path: path(), depth: depth)
@@ -223,9 +208,9 @@ extension Array: _TapeEncodable where Element: Encodable {
         }
         tape.clear(node)
         _ = tape.makeContainer(node, kind: .array)
-        for (index, element) in enumerated() {
+        for index in indices {
             let child = tape.appendElement(to: node)
-            try _TapeEncoder.encode(element, into: child, context: context,
+            try _TapeEncoder.encode(self[index], into: child, context: context,
                                     path: path.appending(index: index), depth: depth + 1)
         }
     }

@@ -1,0 +1,240 @@
+import Foundation
+
+/// Writes a JSON array, or JSON Lines, one element at a time, in constant
+/// memory: each element is encoded, written into a 256 KiB buffer, and the
+/// buffer goes out with `write(2)` when full.
+///
+///     let writer = try JSONStreamWriter<Beer>(toFileAt: outputURL)
+///     for try await beer in decoder.elements(of: Beer.self, contentsOf: inputURL) where beer.abv > 8 {
+///         try writer.append(beer)
+///     }
+///     try writer.finish()
+///
+/// `.array` (and `.auto`) writes exactly what `StreamingJSONEncoder` (and,
+/// with `.sortedKeys`, Foundation's `JSONEncoder`) writes for an array of the
+/// same elements, pretty-printed when the encoder asks for it. `.jsonLines`
+/// writes each element compact on its own line.
+///
+/// Failures are thrown, never left as a silently truncated file:
+/// - an element that fails to encode (NaN under `.throw`) throws from
+///   `append(_:)`, writes nothing, and the writer stays usable;
+/// - a failed write (closed pipe, full disk) throws a `POSIXError`, and every
+///   later call throws it again;
+/// - a writer created with `init(toFileAt:)` writes a temporary file beside
+///   the target and renames it in `finish()`: dropped without `finish()`, it
+///   removes the temporary file and leaves no file at the target;
+/// - a writer on a `FileHandle` dropped without `finish()` closes its array
+///   best-effort, so the output stays well-formed.
+///
+/// A process that wants a closed pipe to throw rather than kill it must
+/// ignore `SIGPIPE` (`signal(SIGPIPE, SIG_IGN)`); the library leaves signal
+/// handling alone.
+public final class JSONStreamWriter<Element: Encodable> {
+    private enum State {
+        case open, finished, failed(any Error)
+    }
+
+    private let writesLines: Bool
+    private var writer: _ValueWriter
+    private var output: _JSONOutput
+    private let destination: _Destination
+    private var state = State.open
+    private var count = 0
+
+    /// Writes to an open handle (a file, a pipe, standard output). The handle
+    /// is not closed by the writer.
+    public convenience init(to handle: FileHandle, format: JSONStreamFormat = .array,
+                            encoder: StreamingJSONEncoder = StreamingJSONEncoder()) throws {
+        try self.init(destination: .handle(handle), format: format, encoder: encoder)
+    }
+
+    /// Writes to a temporary file beside `url` that `finish()` renames to
+    /// `url`, replacing any file there.
+    public convenience init(toFileAt url: URL, format: JSONStreamFormat = .array,
+                            encoder: StreamingJSONEncoder = StreamingJSONEncoder()) throws {
+        try self.init(destination: _Destination.temporaryFile(beside: url), format: format, encoder: encoder)
+    }
+
+    private init(destination: _Destination, format: JSONStreamFormat, encoder: StreamingJSONEncoder) throws {
+        if case .objectValues = format {
+            destination.discard()
+            throw EncodingError.invalidValue(format, .init(
+                codingPath: [], debugDescription: "JSONStreamWriter writes .array or .jsonLines, not .objectValues."))
+        }
+        self.destination = destination
+        self.writesLines = format == .jsonLines
+        self.writer = _ValueWriter(options: encoder.options, compact: writesLines)
+        self.output = _JSONOutput(sink: _FileSink(descriptor: destination.descriptor))
+    }
+
+    deinit {
+        guard case .open = state else {
+            destination.discard()
+            return
+        }
+        switch destination {
+        case .handle:
+            // Best effort: the caller can no longer hear about a failure.
+            try? writeClosing()
+            try? output.flush()
+        case .file:
+            destination.discard()
+        }
+    }
+
+    /// Encodes `element` and writes it after the ones before.
+    public func append(_ element: Element) throws {
+        try checkOpen()
+        // Encode first: an element that fails to encode writes nothing and
+        // leaves the writer usable.
+        if writesLines {
+            try writer.encode(element, path: .root, isElement: false)
+        } else {
+            try writer.encode(element, path: .root, isElement: true)
+        }
+        try failing {
+            if writesLines {
+                try writer.writeLine(into: &output)
+            } else {
+                try writer.writeElement(index: count, into: &output)
+            }
+            count += 1
+        }
+    }
+
+    /// Closes the array, writes what is buffered and, for a file, moves it
+    /// into place. Calling it again does nothing; after a failure it throws
+    /// that failure again.
+    public func finish() throws {
+        switch state {
+        case .finished: return
+        case .failed(let error): throw error
+        case .open: break
+        }
+        try failing {
+            try writeClosing()
+            try output.flush()
+            try destination.commit()
+        }
+        state = .finished
+    }
+
+    private func checkOpen() throws {
+        switch state {
+        case .open: return
+        case .failed(let error): throw error
+        case .finished:
+            throw EncodingError.invalidValue(count, .init(
+                codingPath: [], debugDescription: "JSONStreamWriter.append(_:) called after finish()."))
+        }
+    }
+
+    /// Runs a step that writes; a failure poisons the writer.
+    private func failing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+    }
+
+    private func writeClosing() throws {
+        if !writesLines { writer.closeArray(count: count, into: &output) }
+    }
+}
+
+/// Where a `JSONStreamWriter`'s bytes go.
+enum _Destination {
+    /// A caller's handle, kept alive while it is written.
+    case handle(FileHandle)
+    /// A temporary file, renamed to the target when committed.
+    case file(_TemporaryFile)
+
+    var descriptor: Int32 {
+        switch self {
+        case .handle(let handle): return handle.fileDescriptor
+        case .file(let file): return file.descriptor
+        }
+    }
+
+    static func temporaryFile(beside url: URL) throws -> _Destination {
+        .file(try _TemporaryFile(beside: url))
+    }
+
+    func commit() throws {
+        if case .file(let file) = self { try file.commit() }
+    }
+
+    func discard() {
+        if case .file(let file) = self { file.discard() }
+    }
+}
+
+/// `.<name>.<random>.tmp` in the target's directory, created exclusively
+/// with the permissions a new file gets (0666 less the umask), renamed over
+/// the target by `commit()`, removed by `discard()`.
+final class _TemporaryFile {
+    let descriptor: Int32
+    let path: String
+    let target: String
+    private var isOpen = true
+
+    init(beside url: URL) throws {
+        guard url.isFileURL else {
+            throw CocoaError(.fileWriteUnsupportedScheme, userInfo: [NSURLErrorKey: url])
+        }
+        target = url.path
+        let directory = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        while true {
+            let candidate = directory + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 {
+                descriptor = fd
+                path = candidate
+                return
+            }
+            let code = errno
+            if code == EEXIST || code == EINTR { continue }
+            throw Self.writeError(errno: code, path: target)
+        }
+    }
+
+    func commit() throws {
+        guard isOpen else { return }
+        isOpen = false
+        if close(descriptor) != 0, errno != EINTR {
+            let code = errno
+            unlink(path)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        if rename(path, target) != 0 {
+            let code = errno
+            unlink(path)
+            throw Self.writeError(errno: code, path: target)
+        }
+    }
+
+    func discard() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
+        unlink(path)
+    }
+
+    private static func writeError(errno code: Int32, path: String) -> CocoaError {
+        let kind: CocoaError.Code
+        switch code {
+        case ENOENT, ENOTDIR: kind = .fileNoSuchFile
+        case EACCES, EPERM: kind = .fileWriteNoPermission
+        case ENOSPC, EDQUOT: kind = .fileWriteOutOfSpace
+        case EROFS: kind = .fileWriteVolumeReadOnly
+        case ENAMETOOLONG: kind = .fileWriteInvalidFileName
+        default: kind = .fileWriteUnknown
+        }
+        var info: [String: Any] = [NSFilePathErrorKey: path]
+        if let posix = POSIXErrorCode(rawValue: code) { info[NSUnderlyingErrorKey] = POSIXError(posix) }
+        return CocoaError(kind, userInfo: info)
+    }
+}
