@@ -1,0 +1,190 @@
+import Foundation
+
+/// A JSON number that keeps its literal text.
+///
+/// A number read from input is kept as written (`12345678901234567890`,
+/// `1.50`, `1e2`) and every writer writes it back verbatim, so passing a
+/// value through never rounds it. A number computed from others holds a
+/// `Double` and is written as jq writes numbers: shortest round-trip digits,
+/// exponent form for small and large magnitudes (`1e+17`, `1e-05`).
+///
+/// Equality, hashing and ordering are by numeric value, as in jq:
+/// `1 == 1.0 == 1e0`, and `-0 == 0`.
+public struct JSONNumber: Sendable, CustomStringConvertible {
+    enum Storage: Sendable {
+        case literal(String)
+        case double(Double)
+    }
+
+    let storage: Storage
+
+    /// A number with this literal text, or nil when `text` is not a JSON number.
+    public init?(text: String) {
+        var text = text
+        guard text.withUTF8({ _isJSONNumber($0) }) else { return nil }
+        storage = .literal(text)
+    }
+
+    /// Literal text already known to be a valid JSON number (from the parser).
+    init(validatedText text: String) {
+        storage = .literal(text)
+    }
+
+    /// A computed number. NaN and the infinities are kept; writers turn them
+    /// into `null` and `±1.7976931348623157e+308`, as jq does.
+    public init(_ value: Double) {
+        storage = .double(value)
+    }
+
+    public init(_ value: Int) {
+        storage = .literal(String(value))
+    }
+
+    /// The value as a `Double` (the nearest one for long literals, as jq reads them).
+    public var double: Double {
+        switch storage {
+        case .double(let value): return value
+        case .literal(let text): return Double(text) ?? .nan
+        }
+    }
+
+    /// The literal text, if this number was read rather than computed.
+    public var literal: String? {
+        if case .literal(let text) = storage { return text }
+        return nil
+    }
+
+    /// The value as an `Int` when it is integral and in range.
+    public var int: Int? {
+        if case .literal(let text) = storage, let exact = Int(text) { return exact }
+        let value = double
+        guard value.rounded(.towardZero) == value, let exact = Int(exactly: value) else { return nil }
+        return exact
+    }
+
+    /// The text every writer writes: the literal, or the jq form of the double.
+    public var description: String {
+        switch storage {
+        case .literal(let text): return text
+        case .double(let value): return JSONNumber.jqText(value)
+        }
+    }
+
+    /// jq 1.6's way of writing a double (its `jvp_dtoa_fmt`): the shortest
+    /// digits that read back as the same value; plain notation unless the
+    /// decimal point would sit 4 or more places before the digits or more
+    /// than 15 places after them (`1e+16`, `12000000000000000`, `1e-05`),
+    /// then `d.ddde±XX` with at least two exponent digits. NaN is `null`; infinities are clamped to
+    /// `±1.7976931348623157e+308`.
+    public static func jqText(_ value: Double) -> String {
+        if value.isNaN { return "null" }
+        if value.isInfinite { return value < 0 ? "-1.7976931348623157e+308" : "1.7976931348623157e+308" }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        let (negative, digits, pointPosition) = shortestDigits(value)
+        var text = negative ? "-" : ""
+        let count = digits.count
+        if pointPosition <= -4 || pointPosition > count + 15 {
+            text.append(digits[digits.startIndex])
+            if count > 1 {
+                text.append(".")
+                text.append(contentsOf: digits.dropFirst())
+            }
+            let exponent = pointPosition - 1
+            text.append(exponent < 0 ? "e-" : "e+")
+            let magnitude = String(abs(exponent))
+            if magnitude.count < 2 { text.append("0") }
+            text.append(magnitude)
+        } else if pointPosition <= 0 {
+            text.append("0.")
+            text.append(String(repeating: "0", count: -pointPosition))
+            text.append(digits)
+        } else if pointPosition >= count {
+            text.append(digits)
+            text.append(String(repeating: "0", count: pointPosition - count))
+        } else {
+            let split = digits.index(digits.startIndex, offsetBy: pointPosition)
+            text.append(contentsOf: digits[..<split])
+            text.append(".")
+            text.append(contentsOf: digits[split...])
+        }
+        return text
+    }
+
+    /// The shortest round-trip decimal digits of a finite nonzero double and
+    /// where the decimal point goes (value = 0.d₁d₂… × 10^pointPosition),
+    /// taken from Swift's own shortest representation.
+    static func shortestDigits(_ value: Double) -> (negative: Bool, digits: String, pointPosition: Int) {
+        let text = value.magnitude.description  // "1.5e-07", "123.25", "1e+20", "5e-324"
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<e]
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+        }
+        var digits = ""
+        var pointPosition = 0
+        if let dot = mantissa.firstIndex(of: ".") {
+            digits = String(mantissa[..<dot]) + String(mantissa[mantissa.index(after: dot)...])
+            pointPosition = mantissa.distance(from: mantissa.startIndex, to: dot)
+        } else {
+            digits = String(mantissa)
+            pointPosition = digits.count
+        }
+        // Strip leading zeros ("0.001" → "1", point moves left).
+        while digits.count > 1, digits.first == "0" {
+            digits.removeFirst()
+            pointPosition -= 1
+        }
+        while digits.count > 1, digits.last == "0" { digits.removeLast() }
+        return (value < 0, digits, pointPosition + exponent)
+    }
+}
+
+extension JSONNumber: Hashable, Comparable {
+    public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        if case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage, a == b { return true }
+        return lhs.double == rhs.double
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let value = double
+        hasher.combine(value == 0 ? 0 : value)  // -0 and 0 are equal
+    }
+
+    public static func < (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        lhs.double < rhs.double
+    }
+}
+
+extension JSONNumber: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    public init(integerLiteral value: Int) { self.init(value) }
+    public init(floatLiteral value: Double) { self.init(value) }
+}
+
+/// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    let n = text.count
+    func digits() -> Int {
+        let start = i
+        while i < n, text[i] &- 0x30 <= 9 { i += 1 }
+        return i - start
+    }
+    if i < n, text[i] == UInt8(ascii: "-") { i += 1 }
+    guard i < n else { return false }
+    if text[i] == UInt8(ascii: "0") {
+        i += 1
+    } else if digits() == 0 {
+        return false
+    }
+    if i < n, text[i] == UInt8(ascii: ".") {
+        i += 1
+        guard digits() > 0 else { return false }
+    }
+    if i < n, text[i] | 0x20 == UInt8(ascii: "e") {
+        i += 1
+        if i < n, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
+        guard digits() > 0 else { return false }
+    }
+    return i == n
+}

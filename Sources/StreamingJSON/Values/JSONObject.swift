@@ -1,0 +1,136 @@
+/// A JSON object that keeps its keys in order.
+///
+/// Keys come out in the order they were first inserted (document order for
+/// parsed input). Setting an existing key replaces its value in place, so a
+/// duplicate key in input keeps the last value at the first key's position,
+/// as jq does. Equality and hashing ignore order (`{"a":1,"b":2}` equals
+/// `{"b":2,"a":1}`), as in jq.
+///
+/// Lookups scan the keys while the object is small and use a dictionary once
+/// it has more than `indexThreshold` members.
+public struct JSONObject: Sendable {
+    public private(set) var keys: [String] = []
+    public private(set) var values: [JSONValue] = []
+    private var index: [String: Int]?
+
+    static let indexThreshold = 16
+
+    public init() {}
+
+    /// An object with these members; a repeated key keeps its last value at
+    /// its first position.
+    public init(_ members: some Sequence<(String, JSONValue)>) {
+        for (key, value) in members { self[key] = value }
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The position of `key`, if present.
+    public func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        get { position(of: key).map { values[$0] } }
+        set {
+            if let position = position(of: key) {
+                if let newValue {
+                    values[position] = newValue
+                } else {
+                    removeMember(at: position)
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+                if index != nil {
+                    index![key] = keys.count - 1
+                } else if keys.count > Self.indexThreshold {
+                    buildIndex()
+                }
+            }
+        }
+    }
+
+    /// Removes `key` and returns its value, keeping the others' order.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let position = position(of: key) else { return nil }
+        let value = values[position]
+        removeMember(at: position)
+        return value
+    }
+
+    private mutating func removeMember(at position: Int) {
+        keys.remove(at: position)
+        values.remove(at: position)
+        if index != nil { buildIndex() }
+    }
+
+    private mutating func buildIndex() {
+        var built: [String: Int] = [:]
+        built.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() { built[key] = position }
+        index = built
+    }
+
+    /// Appends a member known not to be present yet (the parser checks).
+    mutating func _appendUnchecked(_ key: String, _ value: JSONValue) {
+        keys.append(key)
+        values.append(value)
+        if index != nil {
+            index![key] = keys.count - 1
+        } else if keys.count > Self.indexThreshold {
+            buildIndex()
+        }
+    }
+}
+
+extension JSONObject: Sequence {
+    public typealias Element = (key: String, value: JSONValue)
+
+    public struct Iterator: IteratorProtocol {
+        let object: JSONObject
+        var position = 0
+
+        public mutating func next() -> (key: String, value: JSONValue)? {
+            guard position < object.keys.count else { return nil }
+            defer { position += 1 }
+            return (object.keys[position], object.values[position])
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(object: self) }
+    public var underestimatedCount: Int { keys.count }
+}
+
+extension JSONObject: Hashable {
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        for (key, value) in lhs {
+            guard let other = rhs[key], other == value else { return false }
+        }
+        return true
+    }
+
+    /// Order-independent: the members' hashes are combined commutatively.
+    public func hash(into hasher: inout Hasher) {
+        var combined = 0
+        for (key, value) in self {
+            var member = Hasher()
+            member.combine(key)
+            member.combine(value)
+            combined ^= member.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}

@@ -1,0 +1,187 @@
+import CYajl
+import Foundation
+
+// Decoding and encoding `JSONValue`. With this package's decoder and encoder
+// the value goes straight from and to the tape (numbers keep their text,
+// keys are never converted); any other `Decoder`/`Encoder` goes through the
+// usual containers.
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        if let tape = decoder as? _TapeDecoder, tape.value >= 0 {
+            self = try Self._decode(from: tape, at: tape.value, path: tape.path)
+            return
+        }
+        if let single = try? decoder.singleValueContainer() {
+            if single.decodeNil() {
+                self = .null
+                return
+            }
+            if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+                return
+            }
+            if let string = try? single.decode(String.self) {
+                self = .string(string)
+                return
+            }
+            if let number = try? single.decode(JSONNumber.self) {
+                self = .number(number)
+                return
+            }
+        }
+        if var elements = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            while !elements.isAtEnd { array.append(try elements.decode(JSONValue.self)) }
+            self = .array(array)
+            return
+        }
+        let members = try decoder.container(keyedBy: _JSONKey.self)
+        var object = JSONObject()
+        for key in members.allKeys {
+            object[key.stringValue] = try members.decode(JSONValue.self, forKey: key)
+        }
+        self = .object(object)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var single = encoder.singleValueContainer()
+            try single.encodeNil()
+        case .bool(let bool):
+            var single = encoder.singleValueContainer()
+            try single.encode(bool)
+        case .number(let number):
+            try number.encode(to: encoder)
+        case .string(let string):
+            var single = encoder.singleValueContainer()
+            try single.encode(string)
+        case .array(let array):
+            var elements = encoder.unkeyedContainer()
+            for element in array { try elements.encode(element) }
+        case .object(let object):
+            var members = encoder.container(keyedBy: _JSONKey.self)
+            for (key, value) in object { try members.encode(value, forKey: _JSONKey(stringValue: key)) }
+        }
+    }
+}
+
+extension JSONNumber: Codable {
+    public init(from decoder: any Decoder) throws {
+        if let tape = decoder as? _TapeDecoder, tape.value >= 0 {
+            let token = try tape.scalar(_Kind.number, JSONNumber.self, at: tape.value, path: tape.path)
+            self.init(validatedText: String(decoding: tape.bytes(of: token), as: UTF8.self))
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if let int = try? single.decode(Int64.self) {
+            self.init(validatedText: String(int))
+        } else if let uint = try? single.decode(UInt64.self) {
+            self.init(validatedText: String(uint))
+        } else {
+            self.init(try single.decode(Double.self))
+        }
+    }
+
+    /// Other encoders get the nearest `Int64`, `UInt64` or `Double`.
+    public func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        if case .literal(let text) = storage {
+            if let int = Int64(text) { return try single.encode(int) }
+            if let uint = UInt64(text) { return try single.encode(uint) }
+        }
+        try single.encode(double)
+    }
+}
+
+extension JSONValue: _TapeDecodable {
+    /// Builds the value from the tape in one walk: no containers, no coding keys.
+    static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> JSONValue {
+        guard let local = decoder.stream.local(index) else { throw decoder.dropped(path: path) }
+        let tokens = decoder.stream.parser.tokens
+        let arena = decoder.stream.parser.arena
+        guard tokens[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
+        var cursor = local
+        return build(&cursor, tokens: tokens, arena: arena)
+    }
+
+    private static func build(_ cursor: inout Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> JSONValue {
+        let token = tokens[cursor]
+        cursor += 1
+        switch token.kind {
+        case _Kind.null:
+            return .null
+        case _Kind.true:
+            return .bool(true)
+        case _Kind.false:
+            return .bool(false)
+        case _Kind.number:
+            return .number(JSONNumber(validatedText: text(token, arena)))
+        case _Kind.string:
+            return .string(text(token, arena))
+        case _Kind.array:
+            var array: [JSONValue] = []
+            array.reserveCapacity(token.count)
+            for _ in 0..<token.count { array.append(build(&cursor, tokens: tokens, arena: arena)) }
+            return .array(array)
+        default:  // object: key tokens alternate with values
+            var object = JSONObject()
+            for _ in 0..<token.count {
+                let key = text(tokens[cursor], arena)
+                cursor += 1
+                object[key] = build(&cursor, tokens: tokens, arena: arena)
+            }
+            return .object(object)
+        }
+    }
+
+    @inline(__always)
+    private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
+    }
+}
+
+extension JSONValue: _TapeEncodable {
+    /// Written as it is: numbers with their literal text, object keys never
+    /// converted by the key strategy, member order kept.
+    func _encode(into node: UInt32, context: _EncodingContext, path: _CodingPathNode, depth: Int) throws {
+        let tape = context.tape
+        switch self {
+        case .null:
+            tape.setScalar(node) { _JSONScalars.append(_JSONScalars.null, to: &$0) }
+        case .bool(let bool):
+            tape.setScalar(node) { _JSONScalars.append(bool ? _JSONScalars.true : _JSONScalars.false, to: &$0) }
+        case .number(let number):
+            try number._encode(into: node, context: context, path: path, depth: depth)
+        case .string(let string):
+            let slashes = context.escapesSlashes
+            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+        case .array(let array):
+            try array._encode(into: node, context: context, path: path, depth: depth)
+        case .object(let object):
+            guard depth < context.options.maxDepth else {
+                throw _TapeEncoder.tooDeep(path: path, maxDepth: context.options.maxDepth)
+            }
+            tape.clear(node)
+            _ = tape.makeContainer(node, kind: .object)
+            for (key, value) in object {
+                let child = tape.member(of: node, key: key, replacing: true)
+                try value._encode(into: child, context: context,
+                                  path: path.appending(_JSONKey(stringValue: key)), depth: depth + 1)
+            }
+        }
+    }
+}
+
+extension JSONNumber: _TapeEncodable {
+    /// The literal text verbatim; a computed double as the encoder writes doubles.
+    func _encode(into node: UInt32, context: _EncodingContext, path: _CodingPathNode, depth: Int) throws {
+        switch storage {
+        case .literal(var text):
+            context.tape.setScalar(node) { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
+        case .double(let value):
+            try _TapeEncoder.encodeFloat(value, into: node, context: context, path: path)
+        }
+    }
+}

@@ -1,0 +1,210 @@
+/// How `_JQWriter` lays out values: jq's output options.
+package struct JQOutputStyle: Sendable {
+    /// Spaces per level when pretty; 0 for compact (`-c`).
+    package var indent = 0
+    /// One tab per level (`--tab`); overrides `indent`.
+    package var tabs = false
+    /// Object keys in byte order (`-S`).
+    package var sortsKeys = false
+    /// Non-ASCII as `\uXXXX` escapes, astral characters as surrogate pairs (`-a`).
+    package var asciiOnly = false
+    /// jq 1.6's ANSI colours (`-C`).
+    package var colors = false
+
+    package init(indent: Int = 0, tabs: Bool = false, sortsKeys: Bool = false, asciiOnly: Bool = false,
+                 colors: Bool = false) {
+        self.indent = indent
+        self.tabs = tabs
+        self.sortsKeys = sortsKeys
+        self.asciiOnly = asciiOnly
+        self.colors = colors
+    }
+
+    var isPretty: Bool { tabs || indent > 0 }
+}
+
+/// Writes `JSONValue`s as jq 1.6 prints them: `/` not escaped, DEL as
+/// `\u007f`, `"k":v` compact or `"k": v` pretty, empty containers as `[]`
+/// and `{}` even when pretty, numbers as `JSONNumber.description` (literal
+/// text kept), and, with colours, jq 1.6's exact escape sequences.
+package struct _JQWriter {
+    package let style: JQOutputStyle
+
+    package init(style: JQOutputStyle) {
+        self.style = style
+    }
+
+    // jq 1.6's colours (jv_print.c): null, false, true, numbers, strings,
+    // arrays, objects, and object keys.
+    private static let nullColor: [UInt8] = Array("\u{1B}[1;30m".utf8)
+    private static let plainColor: [UInt8] = Array("\u{1B}[0;39m".utf8)
+    private static let stringColor: [UInt8] = Array("\u{1B}[0;32m".utf8)
+    private static let containerColor: [UInt8] = Array("\u{1B}[1;39m".utf8)
+    private static let keyColor: [UInt8] = Array("\u{1B}[34;1m".utf8)
+    private static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+
+    package func write(_ value: JSONValue, into bytes: inout [UInt8]) {
+        write(value, level: 0, into: &bytes)
+    }
+
+    private func write(_ value: JSONValue, level: Int, into bytes: inout [UInt8]) {
+        let colors = style.colors
+        switch value {
+        case .null:
+            scalar(Self.nullColor, "null", into: &bytes)
+        case .bool(let bool):
+            scalar(Self.plainColor, bool ? "true" : "false", into: &bytes)
+        case .number(let number):
+            if colors { bytes.append(contentsOf: Self.plainColor) }
+            if case .literal(var text) = number.storage {
+                text.withUTF8 { bytes.append(contentsOf: $0) }
+            } else {
+                bytes.append(contentsOf: number.description.utf8)
+            }
+            if colors { bytes.append(contentsOf: Self.reset) }
+        case .string(let string):
+            if colors { bytes.append(contentsOf: Self.stringColor) }
+            writeString(string, into: &bytes)
+            if colors { bytes.append(contentsOf: Self.reset) }
+        case .array(let array):
+            if colors { bytes.append(contentsOf: Self.containerColor) }
+            if array.isEmpty {
+                bytes.append(contentsOf: "[]".utf8)
+            } else {
+                bytes.append(UInt8(ascii: "["))
+                newline(level + 1, into: &bytes)
+                for (position, element) in array.enumerated() {
+                    if position > 0 {
+                        bytes.append(UInt8(ascii: ","))
+                        newline(level + 1, into: &bytes)
+                    }
+                    write(element, level: level + 1, into: &bytes)
+                    if colors { bytes.append(contentsOf: Self.containerColor) }
+                }
+                newline(level, into: &bytes)
+                if colors { bytes.append(contentsOf: Self.containerColor) }
+                bytes.append(UInt8(ascii: "]"))
+            }
+            if colors { bytes.append(contentsOf: Self.reset) }
+        case .object(let object):
+            if colors { bytes.append(contentsOf: Self.containerColor) }
+            if object.isEmpty {
+                bytes.append(contentsOf: "{}".utf8)
+            } else {
+                bytes.append(UInt8(ascii: "{"))
+                newline(level + 1, into: &bytes)
+                var order = Array(0..<object.count)
+                if style.sortsKeys {
+                    let keys = object.keys
+                    order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+                }
+                for (position, member) in order.enumerated() {
+                    if position > 0 {
+                        bytes.append(UInt8(ascii: ","))
+                        newline(level + 1, into: &bytes)
+                    }
+                    if colors {
+                        bytes.append(contentsOf: Self.reset)
+                        bytes.append(contentsOf: Self.keyColor)
+                    }
+                    writeString(object.keys[member], into: &bytes)
+                    if colors {
+                        bytes.append(contentsOf: Self.reset)
+                        bytes.append(contentsOf: Self.containerColor)
+                    }
+                    bytes.append(UInt8(ascii: ":"))
+                    if style.isPretty { bytes.append(UInt8(ascii: " ")) }
+                    if colors { bytes.append(contentsOf: Self.reset) }
+                    write(object.values[member], level: level + 1, into: &bytes)
+                    if colors { bytes.append(contentsOf: Self.containerColor) }
+                }
+                newline(level, into: &bytes)
+                if colors { bytes.append(contentsOf: Self.containerColor) }
+                bytes.append(UInt8(ascii: "}"))
+            }
+            if colors { bytes.append(contentsOf: Self.reset) }
+        }
+    }
+
+    private func scalar(_ color: [UInt8], _ text: StaticString, into bytes: inout [UInt8]) {
+        if style.colors { bytes.append(contentsOf: color) }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        if style.colors { bytes.append(contentsOf: Self.reset) }
+    }
+
+    private func newline(_ level: Int, into bytes: inout [UInt8]) {
+        guard style.isPretty else { return }
+        bytes.append(UInt8(ascii: "\n"))
+        if style.tabs {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: level))
+        } else {
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: level * style.indent))
+        }
+    }
+
+    /// A string as jq writes it: `"`, `\`, `\b \f \n \r \t`, other control
+    /// characters and DEL as `\u00xx`; with `asciiOnly`, every non-ASCII
+    /// scalar as `\uxxxx` (surrogate pairs above U+FFFF).
+    package func writeString(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            var i = 0
+            while i < utf8.count {
+                let byte = utf8[i]
+                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && (byte < 0x80 || !style.asciiOnly) {
+                    i += 1
+                    continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+                if byte >= 0x80 {
+                    // asciiOnly: decode the scalar and escape it.
+                    let (scalar, length) = Self.decodeScalar(utf8, at: i)
+                    if scalar > 0xFFFF {
+                        let v = scalar - 0x10000
+                        Self.appendUnicodeEscape(0xD800 + (v >> 10), into: &bytes)
+                        Self.appendUnicodeEscape(0xDC00 + (v & 0x3FF), into: &bytes)
+                    } else {
+                        Self.appendUnicodeEscape(scalar, into: &bytes)
+                    }
+                    i += length
+                } else {
+                    switch byte {
+                    case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                    case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                    case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+                    case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+                    case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                    case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                    case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                    default: Self.appendUnicodeEscape(UInt32(byte), into: &bytes)
+                    }
+                    i += 1
+                }
+                runStart = i
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendUnicodeEscape(_ value: UInt32, into bytes: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) {
+            bytes.append(hex[Int((value >> UInt32(shift)) & 0xF)])
+        }
+    }
+
+    /// The scalar starting at `i` of valid UTF-8 (Swift strings always are).
+    private static func decodeScalar(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let lead = UInt32(utf8[i])
+        if lead < 0xE0 { return (((lead & 0x1F) << 6) | UInt32(utf8[i + 1] & 0x3F), 2) }
+        if lead < 0xF0 {
+            return (((lead & 0x0F) << 12) | (UInt32(utf8[i + 1] & 0x3F) << 6) | UInt32(utf8[i + 2] & 0x3F), 3)
+        }
+        return (((lead & 0x07) << 18) | (UInt32(utf8[i + 1] & 0x3F) << 12) | (UInt32(utf8[i + 2] & 0x3F) << 6)
+                | UInt32(utf8[i + 3] & 0x3F), 4)
+    }
+}
