@@ -464,7 +464,7 @@ import Testing
                 return "other error: \(streamErrorText(error))"
             }
         }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(120)  // generous: a loaded 2-core machine is slow, not broken
         while received.value < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
         #expect(received.value >= 3)
         task.cancel()

@@ -130,6 +130,12 @@ final class _TapeEncoder: Encoder {
             var text = unsafeBitCast(value, to: Decimal.self).description
             tape.setScalar(node) { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
         default:
+            // A value inside more than `maxDepth` containers: stop before the
+            // value's own `encode(to:)` recurses further (a self-nesting type
+            // would otherwise overflow the stack).
+            if depth > context.options.maxDepth {
+                throw tape.misuse ?? tooDeep(path: path(), maxDepth: context.options.maxDepth)
+            }
             if let special = value as? any _TapeEncodable {
                 try special._encode(into: node, context: context, path: path(), depth: depth)
             } else {
@@ -174,6 +180,8 @@ final class _TapeEncoder: Encoder {
         case .custom(let closure):
             tape.clear(node)
             try closure(date, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+            // Nothing encoded: an empty object, as Foundation writes (also at the top level).
+            _ = tape.makeContainer(node, kind: .object)
         }
     }
 
@@ -189,6 +197,7 @@ final class _TapeEncoder: Encoder {
         case .custom(let closure):
             tape.clear(node)
             try closure(data, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
+            _ = tape.makeContainer(node, kind: .object)
         }
     }
 }
