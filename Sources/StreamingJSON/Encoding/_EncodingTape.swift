@@ -55,9 +55,6 @@ final class _EncodingTape {
         misuse = nil
     }
 
-    /// Output is at least as long as the scalars and keys, plus punctuation.
-    var estimatedOutputSize: Int { bytes.count + nodes.count * 4 + 16 }
-
     // MARK: Nodes
 
     enum Kind: UInt8 {
