@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
+        .library(name: "JSONFilter", targets: ["JSONFilter"]),
     ],
     targets: [
         // yajl, found through pkg-config. The shim header wraps the variadic
@@ -21,6 +22,20 @@ let package = Package(
             dependencies: ["CYajl"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Oniguruma, the regular-expression engine jq uses; only JSONFilter
+        // needs it, so `import StreamingJSON` needs yajl alone.
+        .systemLibrary(
+            name: "COniguruma",
+            path: "COniguruma",
+            pkgConfig: "oniguruma",
+            providers: [.apt(["libonig-dev"]), .brew(["oniguruma"])]
+        ),
+        // The jq-syntax filter language over JSONValue: lexer, parser, evaluator.
+        .target(
+            name: "JSONFilter",
+            dependencies: ["StreamingJSON", "COniguruma"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Decodes a generated records dump and prints throughput and peak
         // memory: the engine behind scripts/demo and scripts/compare-decode.
         .executableTarget(
@@ -31,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StreamingJSONTests",
-            dependencies: ["StreamingJSON"],
+            dependencies: ["StreamingJSON", "JSONFilter"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
