@@ -189,8 +189,8 @@ enum _Builtins {
             try eval(args[0], input, env) { n in
                 guard case .number(let count) = n else { throw JSONFilterError(message: "Invalid limit") }
                 let limit = count.double
+                // jq 1.6: a negative limit emits everything, 0 still emits the first output.
                 if limit < 0 { return try eval(args[1], input, env, emit) }
-                guard limit > 0 else { return }
                 var emitted = 0.0
                 try _Evaluator.evaluate(args[1], input, env, while: { value in
                     try emit(value)
