@@ -18,22 +18,20 @@ struct _Builtin: Hashable, Sendable {
 
 enum _Builtins {
     static let supported: Set<String> = [
-        "empty/0", "error/0", "error/1", "not/0", "select/1", "length/0", "utf8bytelength/0",
-        "keys/0", "keys_unsorted/0", "values/0", "has/1", "in/1", "map/1", "map_values/1",
-        "to_entries/0", "from_entries/0", "with_entries/1", "add/0", "any/0", "all/0", "any/1", "all/1",
-        "any/2", "all/2", "range/1", "range/2", "range/3", "floor/0", "sqrt/0", "ceil/0", "round/0", "fabs/0",
-        "min/0", "max/0", "min_by/1", "max_by/1", "sort/0", "sort_by/1", "group_by/1", "unique/0", "unique_by/1",
-        "reverse/0", "contains/1", "inside/1", "startswith/1", "endswith/1", "ltrimstr/1", "rtrimstr/1",
-        "split/1", "join/1", "ascii_downcase/0", "ascii_upcase/0", "tostring/0", "tonumber/0", "type/0",
-        "first/0", "last/0", "first/1", "last/1", "nth/1", "nth/2", "limit/2", "del/1", "paths/0", "paths/1",
-        "leaf_paths/0", "getpath/1", "setpath/2", "tojson/0", "fromjson/0", "ascii/0", "recurse/0", "recurse/1",
-        "recurse/2", "scalars/0", "arrays/0", "objects/0", "iterables/0", "booleans/0", "numbers/0", "strings/0",
-        "nulls/0", "explode/0", "implode/0", "flatten/0", "flatten/1", "isempty/1", "indices/1", "index/1",
-        "rindex/1", "walk/1", "transpose/0", "tostream/0", "infinite/0", "nan/0", "isnan/0", "isinfinite/0",
-        "isnormal/0", "splits/1", "test/1", "test/2", "match/1", "match/2", "capture/1", "capture/2",
-        "sub/2", "sub/3", "gsub/2", "gsub/3", "split/2", "env/0", "builtins/0", "input_line_number/0", "halt/0",
-        "debug/0", "not/0", "tojson/0",
-    ].subtracting(["tostream/0", "env/0", "builtins/0", "input_line_number/0", "halt/0", "splits/1"])
+        "empty/0", "error/0", "error/1", "not/0", "select/1", "length/0", "utf8bytelength/0", "keys/0",
+        "keys_unsorted/0", "values/0", "has/1", "in/1", "map/1", "map_values/1", "to_entries/0", "from_entries/0",
+        "with_entries/1", "add/0", "any/0", "all/0", "any/1", "all/1", "any/2", "all/2", "range/1", "range/2",
+        "range/3", "floor/0", "sqrt/0", "ceil/0", "round/0", "fabs/0", "min/0", "max/0", "min_by/1", "max_by/1",
+        "sort/0", "sort_by/1", "group_by/1", "unique/0", "unique_by/1", "reverse/0", "contains/1", "inside/1",
+        "startswith/1", "endswith/1", "ltrimstr/1", "rtrimstr/1", "split/1", "join/1", "ascii_downcase/0",
+        "ascii_upcase/0", "tostring/0", "tonumber/0", "type/0", "first/0", "last/0", "first/1", "last/1", "nth/1",
+        "nth/2", "limit/2", "del/1", "paths/0", "paths/1", "leaf_paths/0", "getpath/1", "setpath/2", "tojson/0",
+        "fromjson/0", "ascii/0", "recurse/0", "recurse/1", "recurse/2", "scalars/0", "arrays/0", "objects/0",
+        "iterables/0", "booleans/0", "numbers/0", "strings/0", "nulls/0", "explode/0", "implode/0", "flatten/0",
+        "flatten/1", "isempty/1", "indices/1", "index/1", "rindex/1", "walk/1", "transpose/0", "infinite/0", "nan/0",
+        "isnan/0", "isinfinite/0", "isnormal/0", "test/1", "test/2", "match/1", "match/2", "capture/1", "capture/2",
+        "sub/2", "sub/3", "gsub/2", "gsub/3", "split/2", "debug/0",
+    ]
 
     static func call(_ builtin: _Builtin, _ args: [_Filter], _ input: JSONValue, _ env: _Environment,
                      _ emit: (JSONValue) throws -> Void) throws {
@@ -104,11 +102,12 @@ enum _Builtins {
         case ("sort", 0):
             try emit(.array(try sortable(input, "sort").sorted(by: JSONValue._less)))
         case ("sort_by", 1):
-            try emit(.array(try sortedBy(try sortable(input, "sort_by"), args[0], env).map(\.value)))
+            try emit(.array(try sortedBy(try sortable(input, "sort_by"), args[0], env).map(\.1)))
         case ("group_by", 1):
             try emit(.array(groups(try sortedBy(try sortable(input, "group_by"), args[0], env)).map { .array($0) }))
         case ("unique", 0):
-            try emit(.array(groups(try sortable(input, "unique").sorted(by: JSONValue._less).map { ($0, $0) }).map { $0[0] }))
+            let sorted = try sortable(input, "unique").sorted(by: JSONValue._less)
+            try emit(.array(groups(sorted.map { ($0, $0) }).map { $0[0] }))
         case ("unique_by", 1):
             try emit(.array(groups(try sortedBy(try sortable(input, "unique_by"), args[0], env)).map { $0[0] }))
         case ("reverse", 0):
@@ -166,7 +165,7 @@ enum _Builtins {
         case ("first", 0): try emit(try _Access.index(input, .number(JSONNumber(0))))
         case ("last", 0): try emit(try _Access.index(input, .number(JSONNumber(-1))))
         case ("first", 1):
-            try _Evaluator.evaluate(args[0], input, env, while: { try emit($0); return false })
+            try _Evaluator.generate(args[0], input, env, while: { try emit($0); return false })
         case ("last", 1):
             var last: JSONValue?
             try eval(args[0], input, env) { last = $0 }
@@ -178,7 +177,7 @@ enum _Builtins {
                 guard count.double >= 0 else { throw JSONFilterError(message: "Out of bounds negative array index") }
                 var seen = 0.0
                 var last: JSONValue?
-                try _Evaluator.evaluate(args[1], input, env, while: { value in
+                try _Evaluator.generate(args[1], input, env, while: { value in
                     last = value
                     seen += 1
                     return seen <= count.double
@@ -192,7 +191,7 @@ enum _Builtins {
                 // jq 1.6: a negative limit emits everything, 0 still emits the first output.
                 if limit < 0 { return try eval(args[1], input, env, emit) }
                 var emitted = 0.0
-                try _Evaluator.evaluate(args[1], input, env, while: { value in
+                try _Evaluator.generate(args[1], input, env, while: { value in
                     try emit(value)
                     emitted += 1
                     return emitted < limit
@@ -200,7 +199,7 @@ enum _Builtins {
             }
         case ("isempty", 1):
             var empty = true
-            try _Evaluator.evaluate(args[0], input, env, while: { _ in empty = false; return false })
+            try _Evaluator.generate(args[0], input, env, while: { _ in empty = false; return false })
             try emit(.bool(empty))
         case ("del", 1): try emit(try _Paths.delete(args[0], from: input, env))
         case ("paths", 0): try _Paths.allPaths(input, leavesOnly: false) { path, _ in try emit(.array(path)) }
@@ -221,8 +220,8 @@ enum _Builtins {
                 throw JSONFilterError(message: "ascii requires a code point")
             }
             try emit(.string(String(scalar)))
-        case ("recurse", 0): try recurse(input, .iterate(.identity), nil, env, emit)
-        case ("recurse", 1): try recurse(input, .optional(args[0]), nil, env, emit)
+        case ("recurse", 0): try recurse(input, .optional(.iterate(.identity)), nil, env, emit)
+        case ("recurse", 1): try recurse(input, args[0], nil, env, emit)
         case ("recurse", 2): try recurse(input, args[0], args[1], env, emit)
         case ("scalars", 0): if input._rank < 5 { try emit(input) }
         case ("arrays", 0): if case .array = input { try emit(input) }
@@ -263,7 +262,7 @@ enum _Builtins {
                     if case .array(let all) = positions { try emit(all.last ?? .null) } else { try emit(.null) }
                 }
             }
-        case ("walk", 1): try emit(try walk(input, args[0], env))
+        case ("walk", 1): try walk(input, args[0], env, emit)
         case ("transpose", 0):
             let rows = try elements(input, for: "transpose").map { row -> [JSONValue] in
                 if case .array(let cells) = row { return cells }

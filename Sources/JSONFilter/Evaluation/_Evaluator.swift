@@ -155,7 +155,7 @@ struct _Evaluator {
     }
 
     /// Runs `filter` and stops it after `body` returns false.
-    static func evaluate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
+    static func generate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
                          while body: (JSONValue) throws -> Bool) throws {
         let owner = _StopToken()
         let token = ObjectIdentifier(owner)
@@ -231,7 +231,7 @@ struct _Evaluator {
                                   _ input: JSONValue, _ env: _Environment, _ emit: (JSONValue) throws -> Void) throws {
         guard index < entries.count else { return try emit(.object(object)) }
         let entry = entries[index]
-        let withKey = { (key: String) throws in
+        func withKey(_ key: String) throws {
             try evaluate(entry.value, input, env) { value in
                 var next = object
                 next[key] = value

@@ -13,16 +13,33 @@ struct _Parser {
     private var tokens: [_Token]
     private var position = 0
 
-    static func parse(_ source: String, columnOffset: Int = 0) throws -> _Filter {
-        var parser = _Parser(tokens: try _Lexer.tokens(of: source, columnOffset: columnOffset))
+    /// Variables visible at the current point: the arguments plus enclosing `as` bindings.
+    private var scope: Set<String>
+
+    static func parse(_ source: String, variables: Set<String> = [], columnOffset: Int = 0) throws -> _Filter {
+        var parser = _Parser(tokens: try _Lexer.tokens(of: source, columnOffset: columnOffset), scope: variables)
         if parser.peek.kind == .end { return .identity }
         let filter = try parser.pipe()
         guard parser.peek.kind == .end else { throw parser.unexpected() }
         return filter
     }
 
-    private init(tokens: [_Token]) {
+    private init(tokens: [_Token], scope: Set<String>) {
         self.tokens = tokens
+        self.scope = scope
+    }
+
+    /// Parses `body` with `name` bound.
+    private mutating func binding<T>(_ name: String, _ body: (inout _Parser) throws -> T) rethrows -> T {
+        let saved = scope
+        scope.insert(name)
+        defer { scope = saved }
+        return try body(&self)
+    }
+
+    private func variable(_ name: String, column: Int) throws -> _Filter {
+        guard scope.contains(name) else { throw JSONFilterError(message: "$\(name) is not defined", column: column) }
+        return .variable(name)
     }
 
     private var peek: _Token { tokens[position] }
@@ -180,7 +197,7 @@ struct _Parser {
                 guard case .variable(let name) = peek.kind else { throw unexpected(expecting: "$name") }
                 _ = advance()
                 try expect("|")
-                return .bind(term, name: name, body: try pipe())
+                return .bind(term, name: name, body: try binding(name) { try $0.pipe() })
             default:
                 return term
             }
@@ -247,8 +264,8 @@ struct _Parser {
             }
             return .format(name)
         case .variable(let name):
-            _ = advance()
-            return .variable(name)
+            let column = advance().column
+            return try variable(name, column: column)
         case .symbol("("):
             _ = advance()
             let inner = try pipe()
@@ -324,7 +341,7 @@ struct _Parser {
             try expect("(")
             let initial = try pipe()
             try expect(";")
-            let update = try pipe()
+            let update = try binding(variable) { try $0.pipe() }
             try expect(")")
             return .reduce(source: source, name: variable, initial: initial, update: update)
         case "def", "label", "foreach", "import", "include", "__loc__":
@@ -394,7 +411,7 @@ struct _Parser {
             case .variable(let name):
                 _ = advance()
                 key = .name(name)
-                shorthand = .variable(name)
+                shorthand = try variable(name, column: token.column)
             case .string(let pieces):
                 _ = advance()
                 let filter = try stringFilter(pieces, column: token.column, format: nil)
@@ -451,7 +468,7 @@ struct _Parser {
             switch piece {
             case .text(let text): parts.append(.text(text))
             case .interpolation(let source, let column):
-                parts.append(.filter(try _Parser.parse(source, columnOffset: column - 1)))
+                parts.append(.filter(try _Parser.parse(source, variables: scope, columnOffset: column - 1)))
             }
         }
         if parts.count == 1, case .text(let text) = parts[0] { return .literal(.string(text)) }
