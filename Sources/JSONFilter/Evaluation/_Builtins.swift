@@ -38,8 +38,10 @@ enum _Builtins {
         let eval = _Evaluator.evaluate
         switch (builtin.name, args.count) {
         case ("empty", 0): return
-        case ("error", 0): throw JSONFilterError(value: input)
-        case ("error", 1): try eval(args[0], input, env) { throw JSONFilterError(value: $0) }
+        case ("error", 0): if input != .null { throw JSONFilterError(value: input) }
+        case ("error", 1):
+            // jq 1.6: `error(null)` behaves as `empty`, even under `try`.
+            try eval(args[0], input, env) { if $0 != .null { throw JSONFilterError(value: $0) } }
         case ("not", 0): try emit(.bool(!input.isTruthy))
         case ("select", 1): try eval(args[0], input, env) { if $0.isTruthy { try emit(input) } }
         case ("length", 0): try emit(try length(input))
@@ -167,22 +169,24 @@ enum _Builtins {
         case ("first", 1):
             try _Evaluator.generate(args[0], input, env, while: { try emit($0); return false })
         case ("last", 1):
-            var last: JSONValue?
+            // jq 1.6: `last(empty)` is null.
+            var last: JSONValue = .null
             try eval(args[0], input, env) { last = $0 }
-            if let last { try emit(last) }
+            try emit(last)
         case ("nth", 1): try eval(args[0], input, env) { try emit(try _Access.index(input, $0)) }
         case ("nth", 2):
             try eval(args[0], input, env) { n in
                 guard case .number(let count) = n else { throw JSONFilterError(message: "nth requires a number") }
-                guard count.double >= 0 else { throw JSONFilterError(message: "Out of bounds negative array index") }
+                guard count.double >= 0 else { throw JSONFilterError(message: "nth doesn't support negative indices") }
+                // jq 1.6: `last(limit($n + 1; f))`, so a short generator gives its last value (or null).
                 var seen = 0.0
-                var last: JSONValue?
+                var last: JSONValue = .null
                 try _Evaluator.generate(args[1], input, env, while: { value in
                     last = value
                     seen += 1
                     return seen <= count.double
                 })
-                if let last, seen > count.double { try emit(last) }
+                try emit(last)
             }
         case ("limit", 2):
             try eval(args[0], input, env) { n in
@@ -213,7 +217,7 @@ enum _Builtins {
             try eval(args[1], input, env) { value in
                 try eval(args[0], input, env) { path in try emit(try _Paths.set(path, in: input, to: value)) }
             }
-        case ("tojson", 0): try emit(.string(input.description))
+        case ("tojson", 0): try emit(.string(_jqText(input)))
         case ("fromjson", 0): try emit(try fromjson(input))
         case ("ascii", 0):
             guard case .number(let n) = input, let scalar = Unicode.Scalar(UInt32(clamping: _truncatedInt(n.double))) else {

@@ -175,7 +175,8 @@ enum _Paths {
     static func allPaths(_ input: JSONValue, leavesOnly: Bool, _ emit: Emit) throws {
         try descend(input, prefix: []) { path, value in
             guard !path.isEmpty else { return }
-            if leavesOnly, value._rank >= 5 { return }
+            // jq 1.6: `paths(scalars)` selects on the scalar itself, so null and false leaves drop out.
+            if leavesOnly, value._rank >= 5 || !value.isTruthy { return }
             try emit(path, value)
         }
     }
