@@ -24,8 +24,31 @@ final class _StopToken {}
 /// handed to `emit` as it is produced (depth-first, in jq's order), so
 /// `.[] | select(…)` never builds intermediate arrays.
 struct _Evaluator {
+    /// Runs `filter` on `input`, handing each output to `emit`.
+    ///
+    /// The callback crosses into the recursive evaluator wrapped in a struct.
+    /// Handed over as a bare closure, every `{ … }` written below would let the
+    /// optimizer's closure specialization clone the evaluator for it, and the
+    /// clones contain closures of their own: a release build of this module
+    /// then grew past 15 GB. A struct argument is not specialized; the closure
+    /// stays on the stack (`withoutActuallyEscaping`).
+    @inline(__always)
     static func evaluate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
                          _ emit: (JSONValue) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            try _evaluate(filter, input, env, _Emit(call: emit))
+        }
+    }
+
+    /// An output callback, opaque to closure specialization (see `evaluate`).
+    struct _Emit {
+        let call: (JSONValue) throws -> Void
+    }
+
+    @inline(never)
+    private static func _evaluate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
+                                  _ sink: _Emit) throws {
+        let emit = sink.call
         switch filter {
         case .identity:
             try emit(input)
