@@ -227,8 +227,12 @@ enum _RegexBuiltins {
     ///
     /// jq re-runs a site's replacement for each output of the later sites;
     /// filters are pure, so each site's outputs (and error) are computed once
-    /// and replayed. The common case, one string (or null) per site, is
-    /// assembled in one pass.
+    /// and replayed. jq also builds `$in[:offset] + s + rest` at every site,
+    /// which is quadratic in the number of sites; here a site only checks
+    /// that its output can be added to text (a string or null, else jq's
+    /// error at that moment) and each result is assembled once, when emitted.
+    /// The loop is an odometer rather than recursion, so no number of sites
+    /// can overflow the stack.
     private static func emitResults(_ sites: [Site], tail: Int, _ bytes: [UInt8], _ replacement: _Filter,
                                     _ env: _Environment, _ emit: (JSONValue) throws -> Void) throws {
         func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
@@ -246,50 +250,30 @@ enum _RegexBuiltins {
             return (values, failure)
         }
 
-        // One string or null per site: concatenate directly.
-        var simple = true
-        for index in sites.indices.reversed() {
-            let result = outputs(at: index)
-            guard result.failure == nil, result.values.count == 1 else { simple = false; break }
-            switch result.values[0] {
-            case .string, .null: continue
-            default: simple = false
-            }
-            if !simple { break }
-        }
-        if simple {
-            var result = ""
-            result.reserveCapacity(bytes.count)
-            for (index, site) in sites.enumerated() {
-                result += text(site.before)
-                if case .string(let value) = known[index]!.values[0] { result += value }
-                result += text(site.skipped)
-            }
-            result += text(tail..<bytes.count)
-            return try emit(.string(result))
-        }
-
-        // General case: an odometer over the sites, the last site outermost.
-        // `built[k]` is the result text from site k to the end for the current choices.
-        var built = [JSONValue](repeating: .null, count: sites.count + 1)
-        built[sites.count] = .string(text(tail..<bytes.count))
         var choice = [Int](repeating: 0, count: sites.count)
         var level = sites.count - 1
         while true {
             let (values, failure) = outputs(at: level)
             if choice[level] < values.count {
-                let site = sites[level]
-                let after = site.skipped.isEmpty ? built[level + 1]
-                    : try _Arithmetic.add(.string(text(site.skipped)), built[level + 1])
-                let replaced = try _Arithmetic.add(.string(text(site.before)), values[choice[level]])
-                built[level] = try _Arithmetic.add(replaced, after)
-                if level == 0 {
-                    try emit(built[0])
-                    choice[0] += 1
-                } else {
+                switch values[choice[level]] {
+                case .string, .null: break
+                case let value: _ = try _Arithmetic.add(.string(text(sites[level].before)), value)
+                }
+                if level > 0 {
                     level -= 1
                     choice[level] = 0
+                    continue
                 }
+                var result = ""
+                result.reserveCapacity(bytes.count)
+                for (index, site) in sites.enumerated() {
+                    result += text(site.before)
+                    if case .string(let value) = known[index]!.values[choice[index]] { result += value }
+                    result += text(site.skipped)
+                }
+                result += text(tail..<bytes.count)
+                try emit(.string(result))
+                choice[0] += 1
             } else {
                 if let failure { throw failure }
                 if level == sites.count - 1 { return }
