@@ -36,6 +36,12 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
 
     @Test(arguments: JQCase.all)
     func matchesJQ(_ jqCase: JQCase) throws {
+        // With jq 1.6 installed (scripts/test installs it), the checked-in
+        // expectations are first checked against the real thing.
+        if let live = try JQLive.run(jqCase) {
+            #expect(live.lines == jqCase.expected, "checked-in expectations differ from jq 1.6: scripts/jq-expectations")
+            #expect(live.exit == jqCase.exit)
+        }
         let run = try JQEmulation(jqCase)
         let expected = jqCase.expected.map(JQEmulation.canonical)
         let actual = run.lines.map(JQEmulation.canonical)
@@ -46,6 +52,48 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         if !lineErrorDifference {
             #expect(run.exit == jqCase.exit, "\(jqCase.filter)\nerrors: \(run.errors)")
         }
+    }
+}
+
+/// jq 1.6 itself, when installed: the case run the way scripts/jq-expectations runs it.
+enum JQLive {
+    static let executable: URL? = {
+        for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent("jq")
+            guard FileManager.default.isExecutableFile(atPath: url.path),
+                  let version = try? output(of: url, ["--version"]).stdout,
+                  version.hasPrefix("jq-1.6") else { continue }
+            return url
+        }
+        return nil
+    }()
+
+    static func run(_ jqCase: JQCase) throws -> (lines: [String], exit: Int32)? {
+        guard let executable else { return nil }
+        let composed = switch (jqCase.format, jqCase.path) {
+        case ("lines", _): jqCase.filter
+        case (_, let path?): "\(path)[] | \(jqCase.filter)"
+        default: ".[] | \(jqCase.filter)"
+        }
+        let input = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let (stdout, status) = try output(of: executable, ["-c"] + (jqCase.options ?? []) + [composed, input.path])
+        if jqCase.options?.contains("-j") == true { return ([stdout], status) }
+        guard !stdout.isEmpty else { return ([], status) }
+        let lines = Array(stdout.utf8.dropLast()).split(separator: 0x0A, omittingEmptySubsequences: false)
+        return (lines.map { String(decoding: $0, as: UTF8.self) }, status)
+    }
+
+    private static func output(of executable: URL, _ arguments: [String]) throws -> (stdout: String, status: Int32) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 }
 
