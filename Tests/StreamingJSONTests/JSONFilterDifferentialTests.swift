@@ -55,6 +55,57 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 }
 
+/// The member analysis behind jsonstream's partial decoding: over every
+/// corpus filter, an object reduced to the members the filter observes gives
+/// the same outputs and the same error as the whole object.
+@Suite struct JSONFilterDemandTests {
+    @Test(arguments: JQCase.all)
+    func projectionIsInvisible(_ jqCase: JQCase) throws {
+        var arguments: [String: JSONValue] = [:]
+        var options = (jqCase.options ?? [])[...]
+        while let option = options.popFirst() {
+            guard option.hasPrefix("--arg") else { continue }
+            let name = options.removeFirst(), value = options.removeFirst()
+            arguments[name] = option == "--arg" ? .string(value)
+                : try StreamingJSONDecoder().decode(JSONValue.self, from: Data(value.utf8))
+        }
+        let filter = try JSONFilter(jqCase.filter, arguments: arguments)
+        guard let members = filter.observedMembers else { return }
+        let url = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let path = (jqCase.path ?? "").split(separator: ".").map(String.init)
+        let elements = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path,
+                                                       format: jqCase.format == "lines" ? .jsonLines : .array)
+        try elements.forEach { element in
+            guard case .object(let object) = element else { return }
+            let projected = JSONValue.object(JSONObject(object.filter { members.contains($0.key) }.map { ($0.key, $0.value) }))
+            #expect(outcome(filter, element) == outcome(filter, projected), "\(jqCase.filter) on \(element)")
+        }
+    }
+
+    private func outcome(_ filter: JSONFilter, _ input: JSONValue) -> [String] {
+        var results: [String] = []
+        do {
+            try filter.apply(to: input) { results.append($0.description) }
+        } catch let error as JSONFilterError {
+            results.append("error: \(error.message)")
+        } catch {
+            results.append("error: \(error)")
+        }
+        return results
+    }
+
+    @Test func demandedMembers() throws {
+        #expect(try JSONFilter("select(.abv > 8) | {name, style}").observedMembers == ["abv", "name", "style"])
+        #expect(try JSONFilter(".brewery.city").observedMembers == ["brewery"])
+        #expect(try JSONFilter(#"if .a then .b else "x\(.c)" end"#).observedMembers == ["a", "b", "c"])
+        #expect(try JSONFilter("1, empty").observedMembers == [])
+        #expect(try JSONFilter("select(.abv > 8)").observedMembers == nil)
+        #expect(try JSONFilter(".[]").observedMembers == nil)
+        #expect(try JSONFilter("keys").observedMembers == nil)
+        #expect(try JSONFilter(".a as $x | .").observedMembers == nil)
+    }
+}
+
 /// jq 1.6 itself, when installed: the case run the way scripts/jq-expectations runs it.
 enum JQLive {
     static let executable: URL? = {
