@@ -26,7 +26,7 @@ enum _Access {
             return .null
         default:
             if case .string(let name) = key {
-                throw JSONFilterError(message: "Cannot index \(container.typeName) with \"\(name)\"")
+                throw JSONFilterError(message: "Cannot index \(container.typeName) with string \"\(name)\"")
             }
             throw JSONFilterError(message: "Cannot index \(container.typeName) with \(key.typeName)")
         }

@@ -31,6 +31,7 @@ extension _Builtins {
 
     static func has(_ container: JSONValue, _ key: JSONValue) throws -> Bool {
         switch (container, key) {
+        case (.null, _): return false
         case (.object(let object), .string(let name)): return object[name] != nil
         case (.array(let array), .number(let index)): return index.double >= 0 && index.double < Double(array.count)
         default:
@@ -200,21 +201,27 @@ extension _Builtins {
     /// jq's `contains`: substrings, every wanted element inside some element,
     /// every wanted member inside the member; other values by equality.
     static func contains(_ a: JSONValue, _ b: JSONValue) throws -> Bool {
+        // jq compares kinds, and true and false are different kinds.
+        guard a._rank == b._rank else {
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot have their containment checked")
+        }
+        return contained(b, in: a)
+    }
+
+    private static func contained(_ b: JSONValue, in a: JSONValue) -> Bool {
+        guard a._rank == b._rank else { return false }
         switch (a, b) {
         case (.object(let x), .object(let y)):
             for (key, wanted) in y {
-                guard let member = x[key], try contains(member, wanted) else { return false }
+                guard let member = x[key], contained(wanted, in: member) else { return false }
             }
             return true
         case (.array(let x), .array(let y)):
-            for wanted in y where try !x.contains(where: { try contains($0, wanted) }) { return false }
-            return true
+            return y.allSatisfy { wanted in x.contains { contained(wanted, in: $0) } }
         case (.string(let x), .string(let y)):
             return y.isEmpty || _byteRange(of: y, in: x, from: 0) != nil
         default:
-            // jq compares kinds, and true and false are different kinds.
-            if a._rank == b._rank { return a == b }
-            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot have their containment checked")
+            return a == b
         }
     }
 
@@ -240,7 +247,7 @@ extension _Builtins {
 
     static func tostring(_ value: JSONValue) -> String {
         if case .string(let s) = value { return s }
-        return value.description
+        return _jqText(value)
     }
 
     /// Numbers as they are; strings parsed as a JSON number (surrounding
@@ -373,3 +380,32 @@ func _byteRange(of needle: String, in haystack: String, from: Int) -> Int? {
     return nil
 }
 
+
+/// A value as jq 1.6 writes it inside strings (`tostring`, `tojson`,
+/// interpolation, error messages): numbers in jq's double format — `1.0`
+/// is `1`, `1e2` is `100` — except integer literals too long for a double,
+/// which keep their digits (the one place this package does not round).
+func _jqText(_ value: JSONValue) -> String {
+    switch value {
+    case .number(let n): return _jqText(n)
+    case .array, .object: return _jqNumbers(value).description
+    default: return value.description
+    }
+}
+
+private func _jqText(_ number: JSONNumber) -> String {
+    if let literal = number.literal, literal.utf8.count > 15,
+       literal.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
+        return literal
+    }
+    return JSONNumber.jqText(number.double)
+}
+
+private func _jqNumbers(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .number(let n): return .number(JSONNumber(text: _jqText(n)) ?? n)
+    case .array(let a): return .array(a.map(_jqNumbers))
+    case .object(let o): return .object(JSONObject(o.map { ($0.key, _jqNumbers($0.value)) }))
+    default: return value
+    }
+}

@@ -24,8 +24,31 @@ final class _StopToken {}
 /// handed to `emit` as it is produced (depth-first, in jq's order), so
 /// `.[] | select(…)` never builds intermediate arrays.
 struct _Evaluator {
+    /// Runs `filter` on `input`, handing each output to `emit`.
+    ///
+    /// The callback crosses into the recursive evaluator wrapped in a struct.
+    /// Handed over as a bare closure, every `{ … }` written below would let the
+    /// optimizer's closure specialization clone the evaluator for it, and the
+    /// clones contain closures of their own: a release build of this module
+    /// then grew past 15 GB. A struct argument is not specialized; the closure
+    /// stays on the stack (`withoutActuallyEscaping`).
+    @inline(__always)
     static func evaluate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
                          _ emit: (JSONValue) throws -> Void) throws {
+        try withoutActuallyEscaping(emit) { emit in
+            try _evaluate(filter, input, env, _Emit(call: emit))
+        }
+    }
+
+    /// An output callback, opaque to closure specialization (see `evaluate`).
+    struct _Emit {
+        let call: (JSONValue) throws -> Void
+    }
+
+    @inline(never)
+    private static func _evaluate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
+                                  _ sink: _Emit) throws {
+        let emit = sink.call
         switch filter {
         case .identity:
             try emit(input)
@@ -58,7 +81,7 @@ struct _Evaluator {
                 return
             }
         case .string(let pieces, let format):
-            try interpolate(pieces, format: format, at: 0, prefix: "", input, env, emit)
+            try interpolate(pieces, format: format, at: pieces.count, suffix: "", input, env, emit)
         case .format(let name):
             try emit(.string(try _Formats.apply(name, to: input)))
         case .array(let body):
@@ -96,16 +119,13 @@ struct _Evaluator {
                 try evaluate(right, input, env) { try emit(.bool($0.isTruthy)) }
             }
         case .alternative(let left, let right):
+            // jq 1.6: an error on the left propagates (1.7 would swallow it).
             var any = false
-            do {
-                try evaluate(left, input, env) { value in
-                    if value.isTruthy {
-                        any = true
-                        try emit(value)
-                    }
+            try evaluate(left, input, env) { value in
+                if value.isTruthy {
+                    any = true
+                    try emit(value)
                 }
-            } catch let error as JSONFilterError where !error.isCompileError {
-                // Errors on the left count as no output (jq's `//`).
             }
             if !any { try evaluate(right, input, env, emit) }
         case .negate(let body):
@@ -212,16 +232,17 @@ struct _Evaluator {
 
     /// String interpolation: every combination of the pieces' outputs, each
     /// interpolated value as `tostring` (or through the format).
-    private static func interpolate(_ pieces: [_InterpolatedPiece], format: String?, at index: Int, prefix: String,
+    /// The last interpolation is the outermost loop, as in jq.
+    private static func interpolate(_ pieces: [_InterpolatedPiece], format: String?, at end: Int, suffix: String,
                                     _ input: JSONValue, _ env: _Environment, _ emit: (JSONValue) throws -> Void) throws {
-        guard index < pieces.count else { return try emit(.string(prefix)) }
-        switch pieces[index] {
+        guard end > 0 else { return try emit(.string(suffix)) }
+        switch pieces[end - 1] {
         case .text(let text):
-            try interpolate(pieces, format: format, at: index + 1, prefix: prefix + text, input, env, emit)
+            try interpolate(pieces, format: format, at: end - 1, suffix: text + suffix, input, env, emit)
         case .filter(let filter):
             try evaluate(filter, input, env) { value in
                 let text = try format.map { try _Formats.apply($0, to: value) } ?? _Builtins.tostring(value)
-                try interpolate(pieces, format: format, at: index + 1, prefix: prefix + text, input, env, emit)
+                try interpolate(pieces, format: format, at: end - 1, suffix: text + suffix, input, env, emit)
             }
         }
     }
@@ -255,7 +276,7 @@ struct _Evaluator {
 /// jq's short description of a value in error messages: its type and its
 /// compact JSON, cut to 11 bytes plus `...` when longer than 14.
 func _describe(_ value: JSONValue) -> String {
-    var text = Array(value.description.utf8)
+    var text = Array(_jqText(value).utf8)
     if text.count > 14 {
         text = Array(text[0..<11]) + Array("...".utf8)
     }

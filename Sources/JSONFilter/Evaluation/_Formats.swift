@@ -40,7 +40,7 @@ enum _Formats {
             switch field {
             case .null: cells.append("")
             case .bool(let flag): cells.append(flag ? "true" : "false")
-            case .number(let n): cells.append(n.double.isNaN ? "" : n.description)
+            case .number(let n): cells.append(n.double.isNaN ? "" : _jqText(field))
             case .string(let s):
                 cells.append(format == "csv" ? csvQuoted(s) : tsvEscaped(s))
             default:
@@ -109,7 +109,7 @@ enum _Formats {
             switch value {
             case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
             case .array, .object: throw JSONFilterError(message: "\(_describe(value)) can not be escaped for shell")
-            default: return value.description
+            default: return _jqText(value)
             }
         }
         if case .array(let words) = input { return try words.map(word).joined(separator: " ") }

@@ -11,7 +11,19 @@ enum _Paths {
     /// Every (path, value) that `filter` denotes in `input`. Filters that
     /// compute new values instead of selecting parts of the input are
     /// "Invalid path expression", unless they hand their input back unchanged.
+    /// The callback is wrapped in a struct for the reason given at `_Evaluator.evaluate`.
+    @inline(__always)
     static func paths(of filter: _Filter, in input: JSONValue, _ env: _Environment, _ emit: Emit) throws {
+        try withoutActuallyEscaping(emit) { emit in try _paths(of: filter, in: input, env, _Sink(call: emit)) }
+    }
+
+    struct _Sink {
+        let call: ([JSONValue], JSONValue) throws -> Void
+    }
+
+    @inline(never)
+    private static func _paths(of filter: _Filter, in input: JSONValue, _ env: _Environment, _ sink: _Sink) throws {
+        let emit = sink.call
         switch filter {
         case .identity:
             try emit([], input)
@@ -175,7 +187,8 @@ enum _Paths {
     static func allPaths(_ input: JSONValue, leavesOnly: Bool, _ emit: Emit) throws {
         try descend(input, prefix: []) { path, value in
             guard !path.isEmpty else { return }
-            if leavesOnly, value._rank >= 5 { return }
+            // jq 1.6: `paths(scalars)` selects on the scalar itself, so null and false leaves drop out.
+            if leavesOnly, value._rank >= 5 || !value.isTruthy { return }
             try emit(path, value)
         }
     }
