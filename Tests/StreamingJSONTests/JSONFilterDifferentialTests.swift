@@ -36,6 +36,12 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
 
     @Test(arguments: JQCase.all)
     func matchesJQ(_ jqCase: JQCase) throws {
+        // With jq 1.6 installed (scripts/test installs it), the checked-in
+        // expectations are first checked against the real thing.
+        if let live = try JQLive.run(jqCase) {
+            #expect(live.lines == jqCase.expected, "checked-in expectations differ from jq 1.6: scripts/jq-expectations")
+            #expect(live.exit == jqCase.exit)
+        }
         let run = try JQEmulation(jqCase)
         let expected = jqCase.expected.map(JQEmulation.canonical)
         let actual = run.lines.map(JQEmulation.canonical)
@@ -46,6 +52,99 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         if !lineErrorDifference {
             #expect(run.exit == jqCase.exit, "\(jqCase.filter)\nerrors: \(run.errors)")
         }
+    }
+}
+
+/// The member analysis behind jsonstream's partial decoding: over every
+/// corpus filter, an object reduced to the members the filter observes gives
+/// the same outputs and the same error as the whole object.
+@Suite struct JSONFilterDemandTests {
+    @Test(arguments: JQCase.all)
+    func projectionIsInvisible(_ jqCase: JQCase) throws {
+        var arguments: [String: JSONValue] = [:]
+        var options = (jqCase.options ?? [])[...]
+        while let option = options.popFirst() {
+            guard option.hasPrefix("--arg") else { continue }
+            let name = options.removeFirst(), value = options.removeFirst()
+            arguments[name] = option == "--arg" ? .string(value)
+                : try StreamingJSONDecoder().decode(JSONValue.self, from: Data(value.utf8))
+        }
+        let filter = try JSONFilter(jqCase.filter, arguments: arguments)
+        guard let members = filter.observedMembers else { return }
+        let url = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let path = (jqCase.path ?? "").split(separator: ".").map(String.init)
+        let elements = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path,
+                                                       format: jqCase.format == "lines" ? .jsonLines : .array)
+        try elements.forEach { element in
+            guard case .object(let object) = element else { return }
+            let projected = JSONValue.object(JSONObject(object.filter { members.contains($0.key) }.map { ($0.key, $0.value) }))
+            #expect(outcome(filter, element) == outcome(filter, projected), "\(jqCase.filter) on \(element)")
+        }
+    }
+
+    private func outcome(_ filter: JSONFilter, _ input: JSONValue) -> [String] {
+        var results: [String] = []
+        do {
+            try filter.apply(to: input) { results.append($0.description) }
+        } catch let error as JSONFilterError {
+            results.append("error: \(error.message)")
+        } catch {
+            results.append("error: \(error)")
+        }
+        return results
+    }
+
+    @Test func demandedMembers() throws {
+        #expect(try JSONFilter("select(.abv > 8) | {name, style}").observedMembers == ["abv", "name", "style"])
+        #expect(try JSONFilter(".brewery.city").observedMembers == ["brewery"])
+        #expect(try JSONFilter(#"if .a then .b else "x\(.c)" end"#).observedMembers == ["a", "b", "c"])
+        #expect(try JSONFilter("1, empty").observedMembers == [])
+        #expect(try JSONFilter("select(.abv > 8)").observedMembers == nil)
+        #expect(try JSONFilter(".[]").observedMembers == nil)
+        #expect(try JSONFilter("keys").observedMembers == nil)
+        #expect(try JSONFilter(".a as $x | .").observedMembers == nil)
+    }
+}
+
+/// jq 1.6 itself, when installed: the case run the way scripts/jq-expectations runs it.
+enum JQLive {
+    static let executable: URL? = {
+        for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent("jq")
+            guard FileManager.default.isExecutableFile(atPath: url.path),
+                  let version = try? output(of: url, ["--version"]).stdout,
+                  version.hasPrefix("jq-1.6") else { continue }
+            return url
+        }
+        return nil
+    }()
+
+    static func run(_ jqCase: JQCase) throws -> (lines: [String], exit: Int32)? {
+        guard let executable else { return nil }
+        let composed = switch (jqCase.format, jqCase.path) {
+        case ("lines", _): jqCase.filter
+        case (_, let path?): "\(path)[] | \(jqCase.filter)"
+        default: ".[] | \(jqCase.filter)"
+        }
+        let input = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let (stdout, status) = try output(of: executable, ["-c"] + (jqCase.options ?? []) + [composed, input.path])
+        if jqCase.options?.contains("-j") == true { return ([stdout], status) }
+        guard !stdout.isEmpty else { return ([], status) }
+        let lines = Array(stdout.utf8.dropLast()).split(separator: 0x0A, omittingEmptySubsequences: false)
+        return (lines.map { String(decoding: $0, as: UTF8.self) }, status)
+    }
+
+    private static func output(of executable: URL, _ arguments: [String]) throws -> (stdout: String, status: Int32) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 }
 

@@ -126,6 +126,12 @@ struct _Lexer {
             return _Token(kind: .string(try string()), column: start)
         }
         let two = peek(1).map { String(c) + String($0) } ?? ""
+        let isAssignment = (c == "=" && two != "==") || (two == "//" && peek(2) == "=")
+        if isAssignment {
+            let op = c == "=" ? "=" : "//="
+            throw JSONFilterError(message: "unsupported operator \(op) (assignment is not part of jsonstream's jq subset)",
+                                  column: start)
+        }
         if ["//", "==", "!=", "<=", ">=", "|=", "+=", "-=", "*=", "/=", "%=", "?/"].contains(two) {
             if ["|=", "+=", "-=", "*=", "/=", "%=", "?/"].contains(two) {
                 throw JSONFilterError(message: "unsupported operator \(two) (assignment is not part of jsonstream's jq subset)",
