@@ -113,6 +113,11 @@ package struct JSONStreamOptions: Sendable {
     /// `--stats`: a summary on stderr at the end.
     package var stats = false
 
+    /// Build only the members of each element that the filter reads
+    /// (`JSONFilter.observedMembers`). Same output either way; tests turn it off
+    /// to check exactly that.
+    package var projectsInput = true
+
     package init() {}
 }
 

@@ -31,6 +31,7 @@ extension JSONStreamRun {
             }
         }
         defer { counters.bytesOfFinishedInputs += reader.bytesRead }
+        reader.projection = projection
 
         let skips = options.errorPolicy == .skip
         var unitStarted = false

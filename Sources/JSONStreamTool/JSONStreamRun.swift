@@ -190,6 +190,8 @@ final class JSONStreamRun {
     var progress: ProgressMeter?
     /// Set by the flush before a blocking read, which cannot throw.
     var deferredOutputError: OutputError?
+    /// The members of each element the filter can see, when not all of them.
+    let projection: _Projection?
 
     // What the exit status will say.
     var inputUnreadable = false
@@ -207,6 +209,7 @@ final class JSONStreamRun {
         sink = OutputSink(descriptor: streams.output, name: "<stdout>",
                           flushesEachResult: options.unbuffered || streams.outputIsTerminal)
         if let split = options.split { self.split = SplitFiles(split) }
+        projection = options.projectsInput ? filter.observedMembers.map(_Projection.init) : nil
     }
 
     func execute() -> ExitStatus {

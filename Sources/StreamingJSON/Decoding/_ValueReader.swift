@@ -49,7 +49,15 @@ package final class _ValueReader {
     package private(set) var index = -1
 
     private let stream: _ElementStream
+    /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
+    private var builder = _ValueBuilder()
+    /// When set, an element that is an object is built with only these
+    /// members; the others are skipped on the tape. For a consumer that
+    /// knows it reads nothing else (`JSONFilter.observedMembers`): building the few
+    /// members a filter reads costs a fraction of building the whole element.
+    package var projection: _Projection?
+
     /// The stream's own numbering, which skips lost JSON Lines values.
     private var ordinal = 0
     /// Absolute tape index of the last element returned as a value.
@@ -115,7 +123,11 @@ package final class _ValueReader {
                     return .elementError(error, isLimit: true)
                 }
                 elementStart = start
-                return .value(try JSONValue._decode(from: decoder, at: start, path: .root))
+                if let projection {
+                    return .value(builder.value(at: local, keeping: projection, tokens: stream.parser.tokens,
+                                                arena: stream.parser.arena))
+                }
+                return .value(builder.value(at: local, tokens: stream.parser.tokens, arena: stream.parser.arena))
             }
         } catch {
             if stream.pendingErrorsThrown != thrownBefore {
