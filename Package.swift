@@ -6,6 +6,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "StreamingJSON", targets: ["StreamingJSON"]),
+        .library(name: "JSONFilter", targets: ["JSONFilter"]),
+        .executable(name: "jsonstream", targets: ["jsonstream"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // yajl, found through pkg-config. The shim header wraps the variadic
@@ -21,6 +26,36 @@ let package = Package(
             dependencies: ["CYajl"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Oniguruma, the regular-expression engine jq uses; only JSONFilter
+        // needs it, so `import StreamingJSON` needs yajl alone.
+        .systemLibrary(
+            name: "COniguruma",
+            path: "COniguruma",
+            pkgConfig: "oniguruma",
+            providers: [.apt(["libonig-dev"]), .brew(["oniguruma"])]
+        ),
+        // The jq-syntax filter language over JSONValue: lexer, parser, evaluator.
+        .target(
+            name: "JSONFilter",
+            dependencies: ["StreamingJSON", "COniguruma"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Everything `jsonstream` does (reading, filtering, writing, reports),
+        // as a library so that it is tested without spawning processes.
+        .target(
+            name: "JSONStreamTool",
+            dependencies: ["StreamingJSON", "JSONFilter"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The command line: argument parsing only; the work is in JSONStreamTool.
+        .executableTarget(
+            name: "jsonstream",
+            dependencies: [
+                "JSONStreamTool",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Decodes a generated records dump and prints throughput and peak
         // memory: the engine behind scripts/demo and scripts/compare-decode.
         .executableTarget(
@@ -31,7 +66,13 @@ let package = Package(
         ),
         .testTarget(
             name: "StreamingJSONTests",
-            dependencies: ["StreamingJSON"],
+            dependencies: ["StreamingJSON", "JSONFilter"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // Unit tests of JSONStreamTool and end-to-end tests of the built binary.
+        .testTarget(
+            name: "jsonstreamTests",
+            dependencies: ["JSONStreamTool", "StreamingJSON", "jsonstream"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

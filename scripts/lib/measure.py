@@ -9,32 +9,46 @@ import sys
 import time
 
 
-def measure(command, stdin_path=None):
-    """Returns (seconds, peak_rss_mib, stdout) for one run of `command`."""
+def measure(command, stdin_path=None, stdout_path=None):
+    """Returns (seconds, peak_rss_mib, stdout) for one run of `command`.
+
+    With `stdout_path`, the output goes to that file and `stdout` is None.
+    Use it for large outputs: a child's peak is counted from its fork, when
+    it still shares this Python's resident pages, so outputs held here would
+    inflate the peaks of the commands measured after them."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    stdout = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = process.stdout.read(), process.stderr.read()
+    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
+    out = process.stdout.read() if not stdout_path else None
+    err = process.stderr.read()
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - start
     if stdin_path:
         stdin.close()
+    if stdout_path:
+        stdout.close()
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit("command failed (%d): %s\n%s" % (code, " ".join(command), err.decode(errors="replace")))
     peak = usage.ru_maxrss / 1024 if sys.platform != "darwin" else usage.ru_maxrss / 1048576
-    return seconds, peak, out.decode(errors="replace")
+    return seconds, peak, out.decode(errors="replace") if out is not None else None
 
 
-def compare(contenders, runs, size_bytes, log=sys.stderr):
+def compare(contenders, runs, size_bytes, log=sys.stderr, output_dir=None):
     """Runs each contender `runs` times, interleaved (A B C A B C ...), and
-    returns {name: {"seconds": median, "mbps": ..., "peak_mib": max, "out": last}}."""
+    returns {name: {"seconds": median, "mbps": ..., "peak_mib": max, "out": last}}.
+    With `output_dir`, each contender's output goes to a file there instead
+    (see `measure`), named in "out_path"; "out" is then None."""
     samples = {name: [] for name, _, _ in contenders}
     peaks = {name: [] for name, _, _ in contenders}
     outputs = {}
+    paths = {}
     for run in range(runs):
-        for name, command, stdin_path in contenders:
-            seconds, peak, out = measure(command, stdin_path)
+        for index, (name, command, stdin_path) in enumerate(contenders):
+            if output_dir:
+                paths[name] = os.path.join(output_dir, "%d.out" % index)
+            seconds, peak, out = measure(command, stdin_path, paths.get(name))
             samples[name].append(seconds)
             peaks[name].append(peak)
             outputs[name] = out
@@ -43,5 +57,6 @@ def compare(contenders, runs, size_bytes, log=sys.stderr):
     for name, _, _ in contenders:
         median = statistics.median(samples[name])
         results[name] = {"seconds": median, "mbps": size_bytes / 1e6 / median,
-                         "peak_mib": max(peaks[name]), "out": outputs[name], "samples": samples[name]}
+                         "peak_mib": max(peaks[name]), "out": outputs[name], "out_path": paths.get(name),
+                         "samples": samples[name]}
     return results

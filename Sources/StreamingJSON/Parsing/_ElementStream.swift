@@ -107,6 +107,9 @@ final class _ElementStream {
     /// Lines), thrown when the element after them is asked for. `ordinal` is
     /// the number of elements completed before the error.
     private var pendingErrors: [(ordinal: Int, error: any Error)] = []
+    /// Hook for `_ValueReader`: how many queued per-value errors `element(_:)`
+    /// has thrown, so that a caller can tell one from the stream's `failure`.
+    private(set) var pendingErrorsThrown = 0
     /// JSON Lines after a syntax error: skip input up to the next line break.
     private var skipsToNextLine = false
     /// The last read found no input available (pushed sources only).
@@ -120,6 +123,7 @@ final class _ElementStream {
         while true {
             if let pending = pendingErrors.first, pending.ordinal <= ordinal {
                 pendingErrors.removeFirst()
+                pendingErrorsThrown += 1
                 throw pending.error
             }
             if ordinal < firstOrdinal { return .dropped }

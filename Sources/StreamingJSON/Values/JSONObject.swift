@@ -75,6 +75,15 @@ public struct JSONObject: Sendable {
         index = built
     }
 
+    /// Hook for `_ValueBuilder`: an object whose keys are known to be
+    /// distinct, built from its two arrays at once instead of one lookup and
+    /// one append per member.
+    init(_distinctKeys keys: [String], values: [JSONValue]) {
+        self.keys = keys
+        self.values = values
+        if keys.count > Self.indexThreshold { buildIndex() }
+    }
+
     /// Appends a member known not to be present yet (the parser checks).
     mutating func _appendUnchecked(_ key: String, _ value: JSONValue) {
         keys.append(key)

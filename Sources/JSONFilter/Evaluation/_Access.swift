@@ -1,0 +1,84 @@
+import StreamingJSON
+
+/// Indexing, slicing and iterating, with jq's rules and error messages.
+enum _Access {
+    /// `.[key]`: object member (null when missing), array element (negative
+    /// counts from the end; fractional indices are floored), null for any
+    /// key on null; an array index yields the positions of a sub-array.
+    static func index(_ container: JSONValue, _ key: JSONValue) throws -> JSONValue {
+        switch (container, key) {
+        case (.object(let object), .string(let name)):
+            return object[name] ?? .null
+        case (.array(let array), .number(let number)):
+            let value = number.double
+            guard value.isFinite else { return .null }
+            var position = Int(value.rounded(.down))
+            if position < 0 { position += array.count }
+            return array.indices.contains(position) ? array[position] : .null
+        case (.null, .string), (.null, .number), (.null, .null):
+            return .null
+        case (.array, .object(let range)):
+            // `.[{"start": 1, "end": 3}]` is a slice in jq.
+            return try slice(container, range["start"] ?? .null, range["end"] ?? .null)
+        case (.array(let array), .array(let needle)):
+            return .array(_indices(of: needle, in: array).map { .number(JSONNumber($0)) })
+        case (.null, .object):
+            return .null
+        default:
+            if case .string(let name) = key {
+                throw JSONFilterError(message: "Cannot index \(container.typeName) with string \"\(name)\"")
+            }
+            throw JSONFilterError(message: "Cannot index \(container.typeName) with \(key.typeName)")
+        }
+    }
+
+    /// `.[from:to]` on arrays and strings (by code point); null bounds are the ends.
+    static func slice(_ container: JSONValue, _ from: JSONValue, _ to: JSONValue) throws -> JSONValue {
+        func bound(_ value: JSONValue, count: Int, default fallback: Int) throws -> Int {
+            switch value {
+            case .null: return fallback
+            case .number(let number):
+                let raw = number.double
+                var position = raw.isFinite ? Int(raw.rounded(.down)) : (raw < 0 ? -count : count)
+                if position < 0 { position += count }
+                return min(max(position, 0), count)
+            default:
+                throw JSONFilterError(message: "Start and end indices of an array slice must be numbers")
+            }
+        }
+        switch container {
+        case .null:
+            return .null
+        case .array(let array):
+            let lower = try bound(from, count: array.count, default: 0)
+            let upper = max(lower, try bound(to, count: array.count, default: array.count))
+            return .array(Array(array[lower..<upper]))
+        case .string(let string):
+            let scalars = Array(string.unicodeScalars)
+            let lower = try bound(from, count: scalars.count, default: 0)
+            let upper = max(lower, try bound(to, count: scalars.count, default: scalars.count))
+            var result = ""
+            result.unicodeScalars.append(contentsOf: scalars[lower..<upper])
+            return .string(result)
+        default:
+            throw JSONFilterError(message: "Cannot index \(container.typeName) with object")
+        }
+    }
+
+    /// `.[]`: array elements or object values.
+    static func iterate(_ container: JSONValue, _ emit: (JSONValue) throws -> Void) throws {
+        switch container {
+        case .array(let array): for element in array { try emit(element) }
+        case .object(let object): for (_, value) in object { try emit(value) }
+        default: throw JSONFilterError(message: "Cannot iterate over \(_describe(container))")
+        }
+    }
+}
+
+/// Start positions where `needle` occurs in `array` (jq's `indices` on arrays).
+func _indices(of needle: [JSONValue], in array: [JSONValue]) -> [Int] {
+    guard !needle.isEmpty, needle.count <= array.count else { return [] }
+    return (0...(array.count - needle.count)).filter { start in
+        needle.indices.allSatisfy { array[start + $0] == needle[$0] }
+    }
+}

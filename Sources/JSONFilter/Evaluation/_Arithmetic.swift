@@ -1,0 +1,116 @@
+import StreamingJSON
+
+/// `+ - * / %` with jq's meaning per type and jq's error messages.
+enum _Arithmetic {
+    static func apply(_ op: _ArithmeticOperator, _ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+        switch op {
+        case .add: return try add(a, b)
+        case .subtract: return try subtract(a, b)
+        case .multiply: return try multiply(a, b)
+        case .divide: return try divide(a, b)
+        case .modulo: return try modulo(a, b)
+        }
+    }
+
+    /// Numbers add; strings, arrays concatenate; objects merge (right wins);
+    /// null is the identity on either side.
+    static func add(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+        switch (a, b) {
+        case (.null, _): return b
+        case (_, .null): return a
+        case (.number(let x), .number(let y)): return .number(JSONNumber(x.double + y.double))
+        case (.string(let x), .string(let y)): return .string(x + y)
+        case (.array(let x), .array(let y)): return .array(x + y)
+        case (.object(var x), .object(let y)):
+            for (key, value) in y { x[key] = value }
+            return .object(x)
+        default:
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be added")
+        }
+    }
+
+    /// Numbers subtract; arrays lose every element that occurs in the right one.
+    static func subtract(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return .number(JSONNumber(x.double - y.double))
+        case (.array(let x), .array(let y)): return .array(x.filter { !y.contains($0) })
+        default:
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be subtracted")
+        }
+    }
+
+    /// Numbers multiply; a string times n repeats it (null for n ≤ 0, as jq
+    /// 1.6 counts); objects merge deeply.
+    static func multiply(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return .number(JSONNumber(x.double * y.double))
+        case (.string(let s), .number(let n)), (.number(let n), .string(let s)):
+            let extra = (n.double - 1).rounded(.towardZero)
+            guard extra >= 0, extra.isFinite else { return .null }
+            return .string(String(repeating: s, count: Int(extra) + 1))
+        case (.object(let x), .object(let y)):
+            return .object(deepMerge(x, y))
+        default:
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be multiplied")
+        }
+    }
+
+    private static func deepMerge(_ x: JSONObject, _ y: JSONObject) -> JSONObject {
+        var result = x
+        for (key, value) in y {
+            if case .object(let inner) = value, case .object(let existing)? = result[key] {
+                result[key] = .object(deepMerge(existing, inner))
+            } else {
+                result[key] = value
+            }
+        }
+        return result
+    }
+
+    /// Numbers divide (a zero divisor is an error); a string divided by a
+    /// string is split on it.
+    static func divide(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            guard y.double != 0 else {
+                throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided because the divisor is zero")
+            }
+            return .number(JSONNumber(x.double / y.double))
+        case (.string(let x), .string(let y)):
+            return .array(_split(x, by: y).map(JSONValue.string))
+        default:
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided")
+        }
+    }
+
+    /// Integer remainder of the truncated operands, with C's sign rule.
+    static func modulo(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
+        guard case .number(let x) = a, case .number(let y) = b else {
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided")
+        }
+        let divisor = _truncatedInt(y.double)
+        guard divisor != 0 else {
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided (remainder) because the divisor is zero")
+        }
+        let dividend = _truncatedInt(x.double)
+        if divisor == -1 { return .number(JSONNumber(0)) }
+        return .number(JSONNumber(Double(dividend % divisor)))
+    }
+}
+
+/// A double truncated to an integer, saturating at the ends (jq casts to intmax_t).
+func _truncatedInt(_ value: Double) -> Int {
+    if value.isNaN { return 0 }
+    if value >= 9.2e18 { return Int.max }
+    if value <= -9.2e18 { return Int.min }
+    return Int(value.rounded(.towardZero))
+}
+
+/// jq's split of a string on a separator: an empty string gives `[]`; an
+/// empty separator splits into characters... as jq 1.6 does (by bytes for
+/// ASCII, which is what users hit).
+func _split(_ string: String, by separator: String) -> [String] {
+    if string.isEmpty { return [] }
+    if separator.isEmpty { return string.map(String.init) }
+    return string.components(separatedBy: separator)
+}

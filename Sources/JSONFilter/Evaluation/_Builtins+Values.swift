@@ -1,0 +1,411 @@
+import Foundation
+import StreamingJSON
+
+// The value-level helpers behind `_Builtins.call`: each follows jq 1.6's
+// definition (builtin.jq or its C implementation), including its error texts.
+extension _Builtins {
+    /// null → 0, numbers → absolute value, strings → code points, arrays and objects → members.
+    static func length(_ input: JSONValue) throws -> JSONValue {
+        switch input {
+        case .null: return number(0)
+        case .bool: throw JSONFilterError(message: "\(_describe(input)) has no length")
+        case .number(let n): return .number(JSONNumber(abs(n.double)))
+        case .string(let s): return number(s.unicodeScalars.count)
+        case .array(let a): return number(a.count)
+        case .object(let o): return number(o.count)
+        }
+    }
+
+    /// Object keys (sorted by their UTF-8 bytes for `keys`), or array indices.
+    static func keys(_ input: JSONValue, sorted: Bool) throws -> [JSONValue] {
+        switch input {
+        case .object(let object):
+            let keys = sorted ? object.keys.sorted { _compareBytes($0, $1) < 0 } : object.keys
+            return keys.map(JSONValue.string)
+        case .array(let array):
+            return array.indices.map(number)
+        default:
+            throw JSONFilterError(message: "\(_describe(input)) has no keys")
+        }
+    }
+
+    static func has(_ container: JSONValue, _ key: JSONValue) throws -> Bool {
+        switch (container, key) {
+        case (.null, _): return false
+        case (.object(let object), .string(let name)): return object[name] != nil
+        case (.array(let array), .number(let index)): return index.double >= 0 && index.double < Double(array.count)
+        default:
+            throw JSONFilterError(message: "Cannot check whether \(container.typeName) has a \(key.typeName) key")
+        }
+    }
+
+    /// `map_values(f)`, jq 1.6's `.[] |= f`: the first output of `f` replaces
+    /// the member, no output deletes it. Deleting shifts later array elements,
+    /// and positions are those of the original array, as in jq 1.6.
+    static func mapValues(_ input: JSONValue, _ update: _Filter, _ env: _Environment) throws -> JSONValue {
+        func first(_ value: JSONValue) throws -> JSONValue? {
+            var result: JSONValue?
+            try _Evaluator.generate(update, value, env, while: { result = $0; return false })
+            return result
+        }
+        switch input {
+        case .object(var object):
+            for key in object.keys {
+                if let value = try first(object[key] ?? .null) {
+                    object[key] = value
+                } else {
+                    _ = object.removeValue(forKey: key)
+                }
+            }
+            return .object(object)
+        case .array(var array):
+            for position in 0..<array.count {
+                let current = position < array.count ? array[position] : .null
+                if let value = try first(current) {
+                    while array.count <= position { array.append(.null) }
+                    array[position] = value
+                } else if position < array.count {
+                    array.remove(at: position)
+                }
+            }
+            return .array(array)
+        default:
+            throw JSONFilterError(message: "Cannot iterate over \(_describe(input))")
+        }
+    }
+
+    static func toEntries(_ input: JSONValue) throws -> JSONValue {
+        let keys = try keys(input, sorted: false)
+        return .array(try keys.map { key in
+            .object(["key": key, "value": try _Access.index(input, key)])
+        })
+    }
+
+    /// jq 1.6: the key is `.key // .name // .Name // .Key` (a string), the
+    /// value `.value` when present, else `.Value`.
+    static func fromEntries(_ input: JSONValue) throws -> JSONValue {
+        var result = JSONObject()
+        try _Access.iterate(input) { entry in
+            var key: JSONValue = .null
+            for name in ["key", "name", "Name", "Key"] {
+                key = try _Access.index(entry, .string(name))
+                if key.isTruthy { break }
+            }
+            guard case .string(let name) = key else {
+                throw JSONFilterError(message: "Cannot use \(_describe(key)) as object key")
+            }
+            let hasValue = if case .object(let object) = entry { object["value"] != nil } else { false }
+            result[name] = try _Access.index(entry, .string(hasValue ? "value" : "Value"))
+        }
+        return .object(result)
+    }
+
+    /// `any(generator; condition)` / `all(…)`, stopping at the first decisive output.
+    static func quantify(_ wantsAny: Bool, _ generator: _Filter, _ condition: _Filter,
+                         _ input: JSONValue, _ env: _Environment) throws -> Bool {
+        var decided = false
+        try _Evaluator.generate(generator, input, env, while: { value in
+            try _Evaluator.generate(condition, value, env, while: { verdict in
+                if verdict.isTruthy == wantsAny { decided = true }
+                return !decided
+            })
+            return !decided
+        })
+        return decided == wantsAny
+    }
+
+    /// `range(upto)`, `range(from; upto)`, `range(from; upto; by)`.
+    static func range(_ args: [_Filter], _ input: JSONValue, _ env: _Environment,
+                      _ emit: (JSONValue) throws -> Void) throws {
+        func numeric(_ value: JSONValue) throws -> Double {
+            guard case .number(let n) = value else { throw JSONFilterError(message: "Range bounds must be numeric") }
+            return n.double
+        }
+        func run(_ from: Double, _ upto: Double, _ by: Double) throws {
+            var current = from
+            if by > 0 {
+                while current < upto { try emit(.number(JSONNumber(current))); current += by }
+            } else if by < 0 {
+                while current > upto { try emit(.number(JSONNumber(current))); current += by }
+            }
+        }
+        switch args.count {
+        case 1:
+            try _Evaluator.evaluate(args[0], input, env) { try run(0, try numeric($0), 1) }
+        case 2:
+            try _Evaluator.evaluate(args[0], input, env) { from in
+                try _Evaluator.evaluate(args[1], input, env) { upto in try run(try numeric(from), try numeric(upto), 1) }
+            }
+        default:
+            try _Evaluator.evaluate(args[0], input, env) { from in
+                try _Evaluator.evaluate(args[1], input, env) { upto in
+                    try _Evaluator.evaluate(args[2], input, env) { by in
+                        try run(try numeric(from), try numeric(upto), try numeric(by))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The elements of an array input, for functions that need one.
+    static func elements(_ input: JSONValue, for name: String) throws -> [JSONValue] {
+        guard case .array(let array) = input else {
+            throw JSONFilterError(message: "\(_describe(input)) and \(_describe(input)) cannot be iterated over")
+        }
+        return array
+    }
+
+    /// `min`/`max`(`_by`): the first smallest or the last largest key; null when empty.
+    static func extreme(_ values: [JSONValue], keys: [JSONValue], max: Bool) -> JSONValue {
+        guard var best = values.indices.first else { return .null }
+        for position in values.indices.dropFirst() {
+            let order = JSONValue._compare(keys[position], keys[best])
+            if max ? order >= 0 : order < 0 { best = position }
+        }
+        return values[best]
+    }
+
+    static func sortable(_ input: JSONValue, _ name: String) throws -> [JSONValue] {
+        guard case .array(let array) = input else {
+            throw JSONFilterError(message: "\(_describe(input)) cannot be sorted, as it is not an array")
+        }
+        return array
+    }
+
+    /// Stable sort by `[f]` (every output of `f`, as jq's `_sort_by_impl(map([f]))`).
+    static func sortedBy(_ values: [JSONValue], _ key: _Filter, _ env: _Environment) throws -> [(JSONValue, JSONValue)] {
+        let keyed = try values.enumerated().map { (offset, value) in
+            (offset, JSONValue.array(try _Evaluator.values(key, value, env)), value)
+        }
+        return keyed.sorted { a, b in
+            let order = JSONValue._compare(a.1, b.1)
+            return order != 0 ? order < 0 : a.0 < b.0
+        }.map { ($0.1, $0.2) }
+    }
+
+    /// Runs of equal keys in (key, value) pairs already sorted by key.
+    static func groups(_ pairs: [(JSONValue, JSONValue)]) -> [[JSONValue]] {
+        var result: [[JSONValue]] = []
+        var lastKey: JSONValue?
+        for (key, value) in pairs {
+            if let lastKey, JSONValue._compare(lastKey, key) == 0 {
+                result[result.count - 1].append(value)
+            } else {
+                result.append([value])
+            }
+            lastKey = key
+        }
+        return result
+    }
+
+    /// jq's `contains`: substrings, every wanted element inside some element,
+    /// every wanted member inside the member; other values by equality.
+    static func contains(_ a: JSONValue, _ b: JSONValue) throws -> Bool {
+        // jq compares kinds, and true and false are different kinds.
+        guard a._rank == b._rank else {
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot have their containment checked")
+        }
+        return contained(b, in: a)
+    }
+
+    private static func contained(_ b: JSONValue, in a: JSONValue) -> Bool {
+        guard a._rank == b._rank else { return false }
+        switch (a, b) {
+        case (.object(let x), .object(let y)):
+            for (key, wanted) in y {
+                guard let member = x[key], contained(wanted, in: member) else { return false }
+            }
+            return true
+        case (.array(let x), .array(let y)):
+            return y.allSatisfy { wanted in x.contains { contained(wanted, in: $0) } }
+        case (.string(let x), .string(let y)):
+            return y.isEmpty || _byteRange(of: y, in: x, from: 0) != nil
+        default:
+            return a == b
+        }
+    }
+
+    /// jq 1.6 `join`: null as "", numbers and booleans as JSON, strings as
+    /// they are; arrays and objects cannot be added to the string.
+    static func join(_ input: JSONValue, _ separator: JSONValue) throws -> JSONValue {
+        var result: String?
+        try _Access.iterate(input) { element in
+            var text = result.map { current -> JSONValue in .string(current) } ?? .string("")
+            if result != nil { text = try _Arithmetic.add(text, separator) }
+            let piece: JSONValue = switch element {
+            case .null: .string("")
+            case .bool, .number: .string(element.description)
+            default: element
+            }
+            guard case .string(let joined) = try _Arithmetic.add(text, piece) else {
+                throw JSONFilterError(message: "\(_describe(text)) and \(_describe(piece)) cannot be added")
+            }
+            result = joined
+        }
+        return .string(result ?? "")
+    }
+
+    static func tostring(_ value: JSONValue) -> String {
+        if case .string(let s) = value { return s }
+        return _jqText(value)
+    }
+
+    /// Numbers as they are; strings parsed as a JSON number (surrounding
+    /// whitespace allowed); anything else is an error.
+    static func tonumber(_ input: JSONValue) throws -> JSONValue {
+        switch input {
+        case .number: return input
+        case .string(let text):
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let number = JSONNumber(text: trimmed) { return .number(number) }
+            if trimmed.isEmpty { throw JSONFilterError(message: "Expected JSON value (while parsing '\(text)')") }
+            if (try? parseJSON(text)) != nil {
+                throw JSONFilterError(message: "\(_describe(input)) cannot be parsed as a number")
+            }
+            throw JSONFilterError(message:
+                "Invalid numeric literal at EOF at line 1, column \(text.utf8.count) (while parsing '\(text)')")
+        default:
+            throw JSONFilterError(message: "\(_describe(input)) cannot be parsed as a number")
+        }
+    }
+
+    static func fromjson(_ input: JSONValue) throws -> JSONValue {
+        guard case .string(let text) = input else {
+            throw JSONFilterError(message: "\(_describe(input)) only strings can be parsed")
+        }
+        do {
+            return try parseJSON(text)
+        } catch let error as JSONFilterError {
+            throw error
+        } catch {
+            throw JSONFilterError(message: "\(error) (while parsing '\(text)')")
+        }
+    }
+
+    /// One JSON text, parsed with this package's decoder.
+    static func parseJSON(_ text: String) throws -> JSONValue {
+        if text.allSatisfy({ $0.isWhitespace }) {
+            throw JSONFilterError(message: "Expected JSON value (while parsing '\(text)')")
+        }
+        return try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    /// `recurse(f)` = `def r: ., (f | r); r`; `recurse(f; cond)` = `def r: ., (f | select(cond) | r); r`.
+    static func recurse(_ input: JSONValue, _ step: _Filter, _ condition: _Filter?, _ env: _Environment,
+                        _ emit: (JSONValue) throws -> Void) throws {
+        try emit(input)
+        try _Evaluator.evaluate(step, input, env) { next in
+            if let condition {
+                try _Evaluator.evaluate(condition, next, env) { verdict in
+                    if verdict.isTruthy { try recurse(next, step, condition, env, emit) }
+                }
+            } else {
+                try recurse(next, step, nil, env, emit)
+            }
+        }
+    }
+
+    /// jq 1.6 `_flatten`: members of any iterable, arrays spliced `depth` levels deep.
+    static func flatten(_ input: JSONValue, depth: Double) throws -> [JSONValue] {
+        var result: [JSONValue] = []
+        try _Access.iterate(input) { element in
+            if case .array = element, depth != 0 {
+                result += try flatten(element, depth: depth - 1)
+            } else {
+                result.append(element)
+            }
+        }
+        return result
+    }
+
+    /// `indices($i)`: byte offsets of a substring (as jq 1.6 reports them),
+    /// start positions of a sub-array or an element, null on null.
+    static func indices(_ input: JSONValue, _ needle: JSONValue) throws -> JSONValue {
+        switch (input, needle) {
+        case (.array(let array), .array(let sub)):
+            return .array(_indices(of: sub, in: array).map(number))
+        case (.array(let array), _):
+            return .array(_indices(of: [needle], in: array).map(number))
+        case (.string(let string), .string(let sub)):
+            guard !sub.isEmpty else { return .null }
+            var found: [JSONValue] = []
+            var from = 0
+            while let start = _byteRange(of: sub, in: string, from: from) {
+                found.append(number(start))
+                from = start + 1
+            }
+            return .array(found)
+        default:
+            return try _Access.index(input, needle)
+        }
+    }
+
+    /// jq 1.6 `walk(f)`: children first (object keys in their order), then `f`.
+    static func walk(_ input: JSONValue, _ update: _Filter, _ env: _Environment,
+                     _ emit: (JSONValue) throws -> Void) throws {
+        switch input {
+        case .object(let object):
+            // `reduce keys_unsorted[] as $k ({}; . + {($k): ($in[$k] | walk(f))})`: a step
+            // with no output leaves null (jq 1.6's reduce), and the next step adds to that.
+            var state: JSONValue = .object(JSONObject())
+            for (key, member) in object {
+                var last: JSONValue?
+                try walk(member, update, env) { last = $0 }
+                if let last {
+                    state = try _Arithmetic.add(state, .object([key: last]))
+                } else {
+                    state = .null
+                }
+            }
+            try _Evaluator.evaluate(update, state, env, emit)
+        case .array(let array):
+            var mapped: [JSONValue] = []
+            for element in array { try walk(element, update, env) { mapped.append($0) } }
+            try _Evaluator.evaluate(update, .array(mapped), env, emit)
+        default:
+            try _Evaluator.evaluate(update, input, env, emit)
+        }
+    }
+}
+
+/// The byte offset of the first occurrence of `needle` in `haystack` at or after `from`.
+func _byteRange(of needle: String, in haystack: String, from: Int) -> Int? {
+    let h = Array(haystack.utf8), n = Array(needle.utf8)
+    guard !n.isEmpty, h.count >= n.count, from <= h.count - n.count else { return nil }
+    var start = from
+    while start <= h.count - n.count {
+        if h[start] == n[0], h[start..<(start + n.count)].elementsEqual(n) { return start }
+        start += 1
+    }
+    return nil
+}
+
+
+/// A value as jq 1.6 writes it inside strings (`tostring`, `tojson`,
+/// interpolation, error messages): numbers in jq's double format — `1.0`
+/// is `1`, `1e2` is `100` — except integer literals too long for a double,
+/// which keep their digits (the one place this package does not round).
+func _jqText(_ value: JSONValue) -> String {
+    switch value {
+    case .number(let n): return _jqText(n)
+    case .array, .object: return _jqNumbers(value).description
+    default: return value.description
+    }
+}
+
+private func _jqText(_ number: JSONNumber) -> String {
+    if let literal = number.literal, literal.utf8.count > 15,
+       literal.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
+        return literal
+    }
+    return JSONNumber.jqText(number.double)
+}
+
+private func _jqNumbers(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .number(let n): return .number(JSONNumber(text: _jqText(n)) ?? n)
+    case .array(let a): return .array(a.map(_jqNumbers))
+    case .object(let o): return .object(JSONObject(o.map { ($0.key, _jqNumbers($0.value)) }))
+    default: return value
+    }
+}

@@ -1,0 +1,98 @@
+import StreamingJSON
+
+/// What a filter can observe of its input: nothing, some members of an
+/// object (each of them whole), or everything.
+///
+/// `jsonstream 'select(.abv > 8) | {name, style}'` looks at three members of
+/// each record; building the other twelve as `JSONValue`s (strings, nested
+/// objects) is most of the cost of a run. The analysis is conservative: any
+/// construct it does not understand demands the whole input, and a filter
+/// run on an object reduced to the demanded members gives exactly the
+/// outputs and errors it gives on the full object (checked over the whole
+/// jq corpus by the differential tests).
+enum _Demand: Equatable, Sendable {
+    case none
+    case members(Set<String>)
+    case whole
+
+    func union(_ other: _Demand) -> _Demand {
+        switch (self, other) {
+        case (.none, _): return other
+        case (_, .none): return self
+        case (.members(let a), .members(let b)): return .members(a.union(b))
+        default: return .whole
+        }
+    }
+
+    /// What `filter` demands of its input when `output` is demanded of what it produces.
+    static func of(_ filter: _Filter, output: _Demand) -> _Demand {
+        switch filter {
+        case .identity:
+            return output
+        case .literal, .variable:
+            return .none
+        case .index(let target, .literal(.string(let key))):
+            // `.key`: one member, whole. An error on a non-object names only its type.
+            return of(target, output: .members([key]))
+        case .optional(let body):
+            return of(body, output: output)
+        case .array(let body):
+            return body.map { of($0, output: .whole) } ?? .none
+        case .object(let entries):
+            return entries.reduce(_Demand.none) { demand, entry in
+                var result = demand.union(of(entry.value, output: .whole))
+                if case .computed(let key) = entry.key { result = result.union(of(key, output: .whole)) }
+                return result
+            }
+        case .string(let pieces, _):
+            return pieces.reduce(_Demand.none) { demand, piece in
+                if case .filter(let inner) = piece { return demand.union(of(inner, output: .whole)) }
+                return demand
+            }
+        case .pipe(let left, let right):
+            return of(left, output: of(right, output: output))
+        case .comma(let left, let right):
+            return of(left, output: output).union(of(right, output: output))
+        case .arithmetic(_, let left, let right), .comparison(_, let left, let right),
+             .and(let left, let right), .or(let left, let right):
+            return of(left, output: .whole).union(of(right, output: .whole))
+        case .alternative(let left, let right):
+            return of(left, output: .whole).union(of(right, output: output))
+        case .negate(let body):
+            return of(body, output: .whole)
+        case .conditional(let branches, let otherwise):
+            var demand = otherwise.map { of($0, output: output) } ?? output
+            for branch in branches {
+                demand = demand.union(of(branch.condition, output: .whole)).union(of(branch.then, output: output))
+            }
+            return demand
+        case .tryCatch(let body, _):
+            // The handler's input is the error, which describes only values
+            // the body demanded whole.
+            return of(body, output: output)
+        case .bind(let source, _, let body):
+            return of(source, output: .whole).union(of(body, output: output))
+        case .call(let builtin, let arguments, _):
+            switch builtin.id {
+            case .empty0: return .none
+            case .select1: return output.union(of(arguments[0], output: .whole))
+            default: return .whole
+            }
+        case .index, .slice, .iterate, .recurse, .format, .reduce:
+            return .whole
+        }
+    }
+}
+
+extension JSONFilter {
+    /// The members of an object input the filter can observe, or nil when it
+    /// may observe the whole input. A caller may build only these members of
+    /// each object it feeds the filter (see `_Demand`).
+    package var observedMembers: Set<String>? {
+        switch _Demand.of(root, output: .whole) {
+        case .none: return []
+        case .members(let keys): return keys
+        case .whole: return nil
+        }
+    }
+}

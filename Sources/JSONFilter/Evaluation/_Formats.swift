@@ -1,0 +1,150 @@
+import Foundation
+import StreamingJSON
+
+/// The `@format` string filters, with jq 1.6's output and error texts.
+enum _Formats {
+    static let names: Set<String> = ["text", "json", "csv", "tsv", "html", "uri", "sh", "base64", "base64d"]
+
+    /// Rejects an unknown `@name` at compile time.
+    static func check(_ name: String, column: Int) throws {
+        guard names.contains(name) else {
+            throw JSONFilterError(message: "\(name) is not a valid format", column: column)
+        }
+    }
+
+    static func apply(_ name: String, to input: JSONValue) throws -> String {
+        switch name {
+        case "text": return _Builtins.tostring(input)
+        case "json": return input.description
+        case "csv": return try row(input, format: "csv")
+        case "tsv": return try row(input, format: "tsv")
+        case "html": return html(_Builtins.tostring(input))
+        case "uri": return uri(_Builtins.tostring(input))
+        case "sh": return try shell(input)
+        case "base64": return Data(_Builtins.tostring(input).utf8).base64EncodedString()
+        case "base64d": return try base64Decoded(_Builtins.tostring(input))
+        default: throw JSONFilterError(message: "\(name) is not a valid format")
+        }
+    }
+
+    /// One CSV or TSV row from an array: null is an empty field, booleans and
+    /// numbers their text; CSV quotes strings (doubling quotes), TSV escapes
+    /// tab, newline, carriage return and backslash.
+    private static func row(_ input: JSONValue, format: String) throws -> String {
+        guard case .array(let fields) = input else {
+            throw JSONFilterError(message: "\(_describe(input)) cannot be \(format)-formatted, only array")
+        }
+        var cells: [String] = []
+        cells.reserveCapacity(fields.count)
+        for field in fields {
+            switch field {
+            case .null: cells.append("")
+            case .bool(let flag): cells.append(flag ? "true" : "false")
+            case .number(let n): cells.append(n.double.isNaN ? "" : _jqText(field))
+            case .string(let s):
+                cells.append(format == "csv" ? csvQuoted(s) : tsvEscaped(s))
+            default:
+                // jq 1.6 says "csv" for both formats.
+                throw JSONFilterError(message: "\(_describe(field)) is not valid in a csv row")
+            }
+        }
+        return cells.joined(separator: format == "csv" ? "," : "\t")
+    }
+
+    static func csvQuoted(_ s: String) -> String {
+        "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func tsvEscaped(_ s: String) -> String {
+        var result = ""
+        result.reserveCapacity(s.utf8.count)
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func html(_ s: String) -> String {
+        var result = ""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "&": result += "&amp;"
+            case "'": result += "&apos;"
+            case "\"": result += "&quot;"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func uri(_ s: String) -> String {
+        var result = ""
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case _ where "-_.~!*'()".utf8.contains(byte):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
+        return result
+    }
+
+    /// `@sh`: strings single-quoted (`'` as `'\''`), other scalars as JSON;
+    /// an array gives its elements space-separated.
+    private static func shell(_ input: JSONValue) throws -> String {
+        func word(_ value: JSONValue) throws -> String {
+            switch value {
+            case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            case .array, .object: throw JSONFilterError(message: "\(_describe(value)) can not be escaped for shell")
+            default: return _jqText(value)
+            }
+        }
+        if case .array(let words) = input { return try words.map(word).joined(separator: " ") }
+        return try word(input)
+    }
+
+    /// `@base64d`: padding optional; invalid bytes decode as U+FFFD.
+    private static func base64Decoded(_ s: String) throws -> String {
+        var table = [Int8](repeating: -1, count: 256)
+        for (value, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(byte)] = Int8(value)
+        }
+        var output: [UInt8] = []
+        var accumulator: UInt32 = 0
+        var pending = 0
+        for byte in s.utf8 {
+            if byte == UInt8(ascii: "=") { break }
+            let value = table[Int(byte)]
+            guard value >= 0 else {
+                throw JSONFilterError(message: "\(_describe(.string(s))) is not valid base64 data")
+            }
+            accumulator = accumulator << 6 | UInt32(value)
+            pending += 1
+            if pending == 4 {
+                output += [UInt8(accumulator >> 16 & 0xFF), UInt8(accumulator >> 8 & 0xFF), UInt8(accumulator & 0xFF)]
+                accumulator = 0
+                pending = 0
+            }
+        }
+        switch pending {
+        case 1: throw JSONFilterError(message: "\(_describe(.string(s))) trailing base64 byte found")
+        case 2: output.append(UInt8(accumulator >> 4 & 0xFF))
+        case 3: output += [UInt8(accumulator >> 10 & 0xFF), UInt8(accumulator >> 2 & 0xFF)]
+        default: break
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

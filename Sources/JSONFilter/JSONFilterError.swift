@@ -1,0 +1,39 @@
+import StreamingJSON
+
+/// A filter that does not compile, or that fails on an input.
+///
+/// Compile errors carry the 1-based `column` of the offending construct in
+/// the filter text. Runtime errors carry jq's message and, in `value`, the
+/// error's value: the message as a string for built-in errors, or whatever
+/// `error(v)` was given, which is what `try … catch` hands to its handler.
+public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    /// Column in the filter text, for compile errors.
+    public let column: Int?
+    /// The value `catch` receives.
+    public let value: JSONValue
+
+    public init(message: String, column: Int? = nil) {
+        self.message = message
+        self.column = column
+        self.value = .string(message)
+    }
+
+    /// An error raised by `error(value)`.
+    public init(value: JSONValue) {
+        self.value = value
+        self.column = nil
+        switch value {
+        case .string(let text): self.message = text
+        default: self.message = "\(value) (not a string)"
+        }
+    }
+
+    /// True for compile errors.
+    public var isCompileError: Bool { column != nil }
+
+    public var description: String {
+        if let column { return "\(message) at column \(column)" }
+        return message
+    }
+}

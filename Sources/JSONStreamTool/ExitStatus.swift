@@ -1,0 +1,47 @@
+/// `jsonstream`'s exit statuses: jq 1.6's.
+///
+/// | status | meaning |
+/// |---|---|
+/// | 0 | success (also: output closed early, as by `| head`; `--on-error skip`) |
+/// | 1 | `-e`: the last result was `false` or `null` |
+/// | 2 | usage error, unreadable input file, output that cannot be written |
+/// | 3 | the filter does not compile (reported before any input is read) |
+/// | 4 | input syntax error or element over a limit; `-e`: no result at all |
+/// | 5 | runtime error in the filter |
+///
+/// When several happen in one run, the first of 2, 4, 5 in that order wins;
+/// `-e`'s 1 and 4 apply only when nothing failed.
+package enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case falseOrNull = 1
+    case usage = 2
+    case compile = 3
+    case input = 4
+    case runtime = 5
+}
+
+/// jq 1.6's `-e` rule, kept per *unit*: jq's `process()` call, which is one
+/// whole document for array input (`jq '.[] | F'` sees the file as one
+/// value) and one value for JSON Lines. The status of the last unit counts.
+struct ExitStatusRule {
+    /// jq's private codes: 14 no result yet, 11 last result false/null, 0 truthy, 5 runtime error.
+    private(set) var lastUnit: Int32?
+
+    /// A unit starts: no result yet.
+    mutating func beginUnit() { lastUnit = 14 }
+
+    /// A result of the current unit. jq counts a raw (`-r`) string as truthy output.
+    @inline(__always)
+    mutating func result(isFalseOrNull: Bool) { lastUnit = isFalseOrNull ? 11 : 0 }
+
+    mutating func runtimeError() { lastUnit = 5 }
+
+    /// The status `-e` asks for; nil when there was no unit (jq exits 0 then).
+    var exitStatus: ExitStatus? {
+        guard let lastUnit else { return nil }
+        return ExitStatus(rawValue: lastUnit >= 10 ? lastUnit - 10 : lastUnit)
+    }
+}
+
+/// `jsonstream --version`.
+package let jsonStreamVersion = "jsonstream 0.1.0 (jq 1.6 filter syntax)"

@@ -1,0 +1,155 @@
+import StreamingJSON
+
+/// Everything a `jsonstream` run is asked to do, independent of how it was
+/// spelled on the command line. The executable fills it from its flags;
+/// tests build it directly.
+package struct JSONStreamOptions: Sendable {
+    /// Where the filter text comes from.
+    package enum FilterSource: Sendable, Equatable {
+        /// The filter itself (the first positional argument, `.` when absent).
+        case text(String)
+        /// A file holding the filter (`-f FILE`).
+        case file(String)
+    }
+
+    /// How the input is cut into elements (`--input`).
+    package enum InputFormat: String, Sendable, CaseIterable {
+        /// An array when the first byte is `[` (or with `--path`), JSON Lines otherwise.
+        case auto
+        /// The elements of the root array, or of the array at `--path`.
+        case array
+        /// One value per line (any whitespace-separated values).
+        case lines
+    }
+
+    /// How results are laid out (`--output`).
+    package enum OutputLayout: String, Sendable, CaseIterable {
+        /// One result per line, compact (the default; `-c` is accepted for jq compatibility).
+        case lines
+        /// One valid JSON array holding every result, one element per line.
+        case array
+        /// Each result indented like `jq .` (two spaces; `--indent N`, `--tab`).
+        case pretty
+    }
+
+    /// Rows instead of JSON (`--csv`, `--tsv`).
+    package enum TableFormat: String, Sendable {
+        case csv, tsv
+    }
+
+    /// What happens to an element that fails (`--on-error`).
+    package enum ErrorPolicy: String, Sendable, CaseIterable {
+        /// Stop as jq does (array input) or report and go on (JSON Lines), with jq's exit codes.
+        case fail
+        /// Report the element's index and position on stderr, go on, exit 0.
+        case skip
+    }
+
+    /// `--split-lines N PREFIX`: results go to JSON Lines files of `linesPerFile` lines each.
+    package struct Split: Sendable, Equatable {
+        /// Results per file (at least 1).
+        package var linesPerFile: Int
+        /// Path prefix of the files: `PREFIX00000.jsonl`, `PREFIX00001.jsonl` …
+        package var prefix: String
+
+        package init(linesPerFile: Int, prefix: String) {
+            self.linesPerFile = linesPerFile
+            self.prefix = prefix
+        }
+    }
+
+    // Filter
+    package var filter: FilterSource = .text(".")
+    /// Input files, read in turn; empty or `-` for stdin.
+    package var files: [String] = []
+    /// `--arg NAME VALUE` (strings) and `--argjson NAME JSON` (parsed), in order.
+    package var stringArguments: [(name: String, value: String)] = []
+    package var jsonArguments: [(name: String, text: String)] = []
+    /// `--rawfile NAME FILE`: the file's text as a string.
+    package var rawFileArguments: [(name: String, path: String)] = []
+    /// `--slurpfile NAME FILE`: an array of the JSON values in the file.
+    package var slurpFileArguments: [(name: String, path: String)] = []
+    /// `-n`: run the filter once on `null`, read no input.
+    package var nullInput = false
+
+    // Input
+    package var inputFormat: InputFormat = .auto
+    /// `--path .a.b`: the key path of the array to stream.
+    package var path: [String] = []
+    /// `--limit N`: stop after N results.
+    package var limit: Int?
+    package var errorPolicy: ErrorPolicy = .fail
+
+    // Output
+    /// `-r`: strings without quotes.
+    package var rawOutput = false
+    /// `-j`: like `-r`, and no newline after each result.
+    package var joinOutput = false
+    /// `-a`: non-ASCII as `\uXXXX`.
+    package var asciiOutput = false
+    /// `-S`: object keys sorted.
+    package var sortKeys = false
+    /// `-C` (true) / `-M` (false); nil: colour when stdout is a terminal and `NO_COLOR` is unset.
+    package var color: Bool?
+    package var layout: OutputLayout = .lines
+    /// `--indent N` (0 to 7); nil for the layout's default.
+    package var indent: Int?
+    /// `--tab`: indent with one tab per level.
+    package var tab = false
+    package var table: TableFormat?
+    /// `--columns a,b.c`: the table's columns, as dotted paths.
+    package var columns: [String]?
+    /// `--unbuffered`: flush after every result.
+    package var unbuffered = false
+    /// `--count`: print only the number of results.
+    package var count = false
+    package var split: Split?
+
+    // Exit status and reports
+    /// `-e`: exit status from the last result, as jq's `-e`.
+    package var exitStatus = false
+    /// `--progress` (true) / `--no-progress` (false); nil: on when stderr is a terminal and the size is known.
+    package var progress: Bool?
+    /// `--stats`: a summary on stderr at the end.
+    package var stats = false
+
+    /// Build only the members of each element that the filter reads
+    /// (`JSONFilter.observedMembers`). Same output either way; tests turn it off
+    /// to check exactly that.
+    package var projectsInput = true
+
+    package init() {}
+}
+
+extension JSONStreamOptions {
+    /// Problems in a combination of options that each parsed fine: a usage
+    /// error (exit 2), reported before anything is read.
+    package func validationProblems() -> [String] {
+        var problems: [String] = []
+        if let indent, !(0...7).contains(indent) {
+            problems.append("--indent takes a number between 0 and 7")
+        }
+        if let limit, limit < 0 { problems.append("--limit takes a number of results, 0 or more") }
+        if let split, split.linesPerFile < 1 { problems.append("--split-lines takes a number of lines per file, 1 or more") }
+        if let split, split.prefix.isEmpty { problems.append("--split-lines needs a file name prefix") }
+        if columns != nil && table == nil { problems.append("--columns goes with --csv or --tsv") }
+        if let columns, columns.isEmpty || columns.contains(where: \.isEmpty) {
+            problems.append("--columns takes a comma-separated list of member names (a,b.c)")
+        }
+        if table != nil && layout != .lines { problems.append("--csv and --tsv write rows; they cannot be combined with --output \(layout.rawValue)") }
+        if layout == .array && (rawOutput || joinOutput) {
+            problems.append("--output array writes one JSON array; raw output (-r, -j) would break it")
+        }
+        if split != nil {
+            if count { problems.append("--split-lines writes the results to files; --count prints only their number") }
+            if table != nil || layout != .lines {
+                problems.append("--split-lines writes JSON Lines files; it cannot be combined with --csv, --tsv or --output \(layout.rawValue)")
+            }
+        }
+        if inputFormat == .lines && !path.isEmpty {
+            problems.append("--path selects an array inside a document; it cannot be combined with --input lines")
+        }
+        if count && table != nil { problems.append("--count prints only the number of results; it cannot be combined with --csv or --tsv") }
+        return problems
+    }
+}

@@ -1,0 +1,380 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import JSONFilter
+import StreamingJSON
+
+/// The process's standard streams and what the run needs to know about them.
+package struct StandardStreams: Sendable {
+    package var input: Int32
+    package var output: Int32
+    package var error: Int32
+    /// Colour and per-result flushing follow stdout being a terminal.
+    package var outputIsTerminal: Bool
+    /// The progress bar is on by default only when stderr is a terminal.
+    package var errorIsTerminal: Bool
+    /// `NO_COLOR` set (and not empty): no colour unless `-C`.
+    package var noColor: Bool
+
+    package init(input: Int32 = 0, output: Int32 = 1, error: Int32 = 2, outputIsTerminal: Bool = false,
+                 errorIsTerminal: Bool = false, noColor: Bool = false) {
+        self.input = input
+        self.output = output
+        self.error = error
+        self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+        self.noColor = noColor
+    }
+
+    /// This process's stdin, stdout and stderr.
+    package static func process() -> StandardStreams {
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        return StandardStreams(outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1, noColor: noColor)
+    }
+}
+
+/// Runs `jsonstream`: compiles the filter, streams every input through it,
+/// writes the results, and returns the exit status.
+///
+/// The process must ignore `SIGPIPE` (the executable does) so that a closed
+/// stdout ends the run quietly instead of killing it.
+package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStreams = .process()) -> ExitStatus {
+    let diagnostics = Diagnostics(descriptor: streams.error)
+    let problems = options.validationProblems()
+    guard problems.isEmpty else {
+        for problem in problems { diagnostics.print("jsonstream: error: \(problem)") }
+        diagnostics.print("Use jsonstream --help for help with command-line options.")
+        return .usage
+    }
+    let filter: JSONFilter
+    switch compileFilter(options, diagnostics: diagnostics) {
+    case .compiled(let compiled): filter = compiled
+    case .failed(let status): return status
+    }
+    return JSONStreamRun(options: options, filter: filter, streams: streams, diagnostics: diagnostics).execute()
+}
+
+private enum Compilation {
+    case compiled(JSONFilter)
+    case failed(ExitStatus)
+}
+
+/// Reads `-f FILE`, parses `--argjson` values and compiles: exit 2 or 3 before any input is read.
+private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostics) -> Compilation {
+    var arguments: [String: JSONValue] = [:]
+    for (name, value) in options.stringArguments { arguments[name] = .string(value) }
+    for (name, text) in options.jsonArguments {
+        do {
+            arguments[name] = try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        } catch {
+            diagnostics.print("jsonstream: error: --argjson \(name): invalid JSON text: \(describe(error))")
+            return .failed(.usage)
+        }
+    }
+    for (name, path) in options.rawFileArguments {
+        guard let text = readTextFile(path) else {
+            diagnostics.print("jsonstream: error: --rawfile \(name): Could not open \(path): \(String(cString: strerror(errno)))")
+            return .failed(.usage)
+        }
+        arguments[name] = .string(text)
+    }
+    for (name, path) in options.slurpFileArguments {
+        do {
+            // Every value in the file, as jq's --slurpfile: a file holding one array gives [[…]].
+            let values = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: URL(fileURLWithPath: path),
+                                                         format: .jsonLines)
+            var array: [JSONValue] = []
+            try values.forEach { array.append($0) }
+            arguments[name] = .array(array)
+        } catch {
+            diagnostics.print("jsonstream: error: --slurpfile \(name): \(path): \(describe(error))")
+            return .failed(.usage)
+        }
+    }
+    let source: String
+    switch options.filter {
+    case .text(let text):
+        source = text
+    case .file(let path):
+        guard let text = readTextFile(path) else {
+            diagnostics.print("jsonstream: error: Could not open \(path): \(String(cString: strerror(errno)))")
+            return .failed(.usage)
+        }
+        source = text
+    }
+    do {
+        return .compiled(try JSONFilter(source, arguments: arguments))
+    } catch let error as JSONFilterError {
+        for line in compileErrorReport(error, source: source) { diagnostics.print(line) }
+        return .failed(.compile)
+    } catch {
+        diagnostics.print("jsonstream: error: \(error)")
+        return .failed(.compile)
+    }
+}
+
+/// The compile error's message, then the filter's line with a caret under
+/// the column (when the filter is known and the column is on it).
+func compileErrorReport(_ error: JSONFilterError, source: String) -> [String] {
+    guard let column = error.column else { return ["jsonstream: error: \(error.message)", "jsonstream: 1 compile error"] }
+    // Columns count Unicode scalars from the start of the text, across lines.
+    var lineNumber = 1, lineStart = 0
+    let scalars = Array(source.unicodeScalars)
+    for (offset, scalar) in scalars.enumerated() where offset < column - 1 && scalar == "\n" {
+        lineNumber += 1
+        lineStart = offset + 1
+    }
+    let lineEnd = scalars[lineStart...].firstIndex(of: "\n") ?? scalars.count
+    let lineText = String(String.UnicodeScalarView(scalars[lineStart..<lineEnd]))
+    let where_ = source.contains("\n") ? "line \(lineNumber), column \(column - lineStart)" : "column \(column)"
+    var report = ["jsonstream: error: \(error.message) at \(where_):"]
+    if column - 1 <= scalars.count {
+        report.append("    " + lineText)
+        report.append("    " + String(repeating: " ", count: max(0, column - 1 - lineStart)) + "^")
+    }
+    report.append("jsonstream: 1 compile error")
+    return report
+}
+
+/// The whole file as UTF-8 text, or nil (errno set) when it cannot be read.
+func readTextFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            return nil
+        }
+        if count == 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// An error's message, without the `DecodingError` wrapping around a syntax error.
+func describe(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted(let context) = error {
+        if let syntax = context.underlyingError as? JSONSyntaxError { return syntax.description }
+        return context.debugDescription
+    }
+    return "\(error)"
+}
+
+/// Ends the reading early without an error.
+enum Stop: Error {
+    /// `--limit N` results are out.
+    case limitReached
+}
+
+/// One run's state: the outputs, the counters and what the exit status will be.
+final class JSONStreamRun {
+    let options: JSONStreamOptions
+    let filter: JSONFilter
+    let streams: StandardStreams
+    let diagnostics: Diagnostics
+    let start = monotonicSeconds()
+
+    var formatter: ResultFormatter
+    /// Where results go: stdout, or the current `--split-lines` file.
+    var sink: OutputSink
+    var split: SplitFiles?
+    var counters = RunCounters()
+    var exitRule = ExitStatusRule()
+    var progress: ProgressMeter?
+    /// Set by the flush before a blocking read, which cannot throw.
+    var deferredOutputError: OutputError?
+    /// The members of each element the filter can see, when not all of them.
+    let projection: _Projection?
+
+    // What the exit status will say.
+    var inputUnreadable = false
+    var inputFailed = false
+    var runtimeFailed = false
+
+    init(options: JSONStreamOptions, filter: JSONFilter, streams: StandardStreams, diagnostics: Diagnostics) {
+        self.options = options
+        self.filter = filter
+        self.streams = streams
+        self.diagnostics = diagnostics
+        let color = options.split == nil && options.table == nil
+            && (options.color ?? (streams.outputIsTerminal && !streams.noColor))
+        formatter = ResultFormatter(options: options, color: color)
+        sink = OutputSink(descriptor: streams.output, name: "<stdout>",
+                          flushesEachResult: options.unbuffered || streams.outputIsTerminal)
+        if let split = options.split { self.split = SplitFiles(split) }
+        projection = options.projectsInput ? filter.observedMembers.map(_Projection.init) : nil
+    }
+
+    func execute() -> ExitStatus {
+        let files = options.files.isEmpty ? ["-"] : options.files
+        if options.progress ?? (streams.errorIsTerminal && !options.nullInput) {
+            let total = options.nullInput ? nil : totalSize(of: files)
+            if options.progress == true || total != nil {
+                progress = ProgressMeter(diagnostics: diagnostics, totalBytes: total, start: start)
+            }
+        }
+        do {
+            if options.limit == 0 {
+                // Nothing may be printed, so nothing needs to be read.
+            } else if options.nullInput {
+                exitRule.beginUnit()
+                _ = try apply(to: .null, at: nil)
+            } else {
+                for file in files where try !read(file) { break }
+            }
+        } catch Stop.limitReached {
+            // Done: the results asked for are out.
+        } catch OutputError.closed {
+            return finishQuietly()
+        } catch {
+            return outputFailed(error)
+        }
+        do {
+            try finishOutput()
+        } catch OutputError.closed {
+            return finishQuietly()
+        } catch {
+            return outputFailed(error)
+        }
+        progress?.clear()
+        report()
+        return exitStatus()
+    }
+
+    /// The output was closed (`| head`): stop without a word, status 0.
+    private func finishQuietly() -> ExitStatus {
+        progress?.clear()
+        if options.stats { report() }
+        return .success
+    }
+
+    private func outputFailed(_ error: any Error) -> ExitStatus {
+        progress?.clear()
+        if case OutputError.failed(let path, let code) = error {
+            diagnostics.print("jsonstream: error: Could not write to \(path): \(String(cString: strerror(code)))")
+        } else {
+            diagnostics.print("jsonstream: error: \(error)")
+        }
+        return .usage
+    }
+
+    private func finishOutput() throws {
+        if split == nil { formatter.finish(into: &sink.buffer) }
+        try sink.flush()
+        try split?.close()
+    }
+
+    /// The skipped-elements summary and `--stats`.
+    private func report() {
+        if options.errorPolicy == .skip && counters.skipped > 0 {
+            let noun = counters.elementsIn == 1 ? "element" : "elements"
+            diagnostics.print("jsonstream: \(grouped(counters.skipped)) of \(grouped(counters.elementsIn)) \(noun) skipped")
+        }
+        if options.stats {
+            diagnostics.print(statisticsLine(counters, bytes: counters.bytesOfFinishedInputs,
+                                             seconds: monotonicSeconds() - start, peakBytes: peakResidentBytes()))
+        }
+    }
+
+    private func exitStatus() -> ExitStatus {
+        if inputUnreadable { return .usage }
+        if inputFailed { return .input }
+        if runtimeFailed { return .runtime }
+        if options.exitStatus, let status = exitRule.exitStatus { return status }
+        return .success
+    }
+
+    /// The sum of the inputs' sizes, when every one is a regular file.
+    private func totalSize(of files: [String]) -> UInt64? {
+        var total: UInt64 = 0
+        for file in files {
+            var info = stat()
+            let found = file == "-" ? fstat(streams.input, &info) == 0 : stat(file, &info) == 0
+            guard found, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            total += UInt64(info.st_size)
+        }
+        return total
+    }
+
+    // MARK: Results
+
+    /// Runs the filter on one element and writes its results; false after a
+    /// runtime error, which is reported here. Flow control (`Stop`, a closed
+    /// output) is rethrown.
+    @inline(__always)
+    func apply(to value: JSONValue, at location: @autoclosure () -> ElementLocation?) throws -> Bool {
+        do {
+            try filter.apply(to: value) { result in try self.emit(result) }
+            return true
+        } catch let error as JSONFilterError {
+            elementFailed(error.message, at: location())
+        } catch let error as TableWriter.Problem {
+            elementFailed(error.description, at: location())
+        }
+        return false
+    }
+
+    @inline(__always)
+    func emit(_ result: JSONValue) throws {
+        if let split {
+            if split.needsFile { sink = try split.nextFile(replacing: sink) }
+        }
+        try formatter.append(result, into: &sink.buffer)
+        counters.resultsOut += 1
+        if case .string = result, options.rawOutput || options.joinOutput {
+            exitRule.result(isFalseOrNull: false)
+        } else {
+            exitRule.result(isFalseOrNull: !result.isTruthy)
+        }
+        try sink.resultEnded()
+        if let split { try split.resultWritten(to: sink) }
+        if let limit = options.limit, counters.resultsOut >= limit { throw Stop.limitReached }
+    }
+
+    /// Where an element is, for messages.
+    struct ElementLocation {
+        var file: String
+        var index: Int
+        var line: Int?
+        var column: Int?
+
+        var description: String {
+            var text = file
+            if let line, let column { text += ":\(line):\(column)" }
+            return text + ", element \(index)"
+        }
+    }
+
+    /// A runtime error in an element's filter, reported as skipped
+    /// (`--on-error skip`) or as an error that makes the exit status 5.
+    func elementFailed(_ message: String, at location: ElementLocation?) {
+        exitRule.runtimeError()
+        let place = location.map { " (at \($0.description))" } ?? ""
+        if options.errorPolicy == .skip {
+            counters.skipped += 1
+            say("jsonstream: skipped\(place): \(message)")
+        } else {
+            runtimeFailed = true
+            say("jsonstream: error\(place): \(message)")
+        }
+    }
+
+    /// A message on stderr, after the results so far (when both go to a
+    /// terminal they stay in order) and with the progress line out of the way.
+    func say(_ message: String) {
+        progress?.clear()
+        do {
+            try sink.flush()
+        } catch let error as OutputError {
+            deferredOutputError = deferredOutputError ?? error
+        } catch {}
+        diagnostics.print(message)
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why output stopped.
+enum OutputError: Error {
+    /// The reader went away (`EPIPE`: `jsonstream … | head -1`): stop quietly, exit 0.
+    case closed
+    /// Any other write failure (a full disk): reported, exit 2.
+    case failed(path: String, errno: Int32)
+}
+
+/// Bytes on their way to a file descriptor: one reused buffer, written with
+/// `write(2)` in blocks of at least `blockSize` bytes.
+///
+/// Results are appended straight into `buffer` (the writers take it
+/// `inout`), so the hot loop allocates nothing for output. `SIGPIPE` must be
+/// ignored by the process: a closed pipe then shows up here as `EPIPE`,
+/// which becomes `OutputError.closed`.
+final class OutputSink {
+    /// Bytes per `write(2)` call, at least.
+    static let blockSize = 64 * 1024
+
+    /// Pending bytes. Append, then call `resultEnded()`.
+    var buffer: [UInt8] = []
+    let descriptor: Int32
+    /// For messages: the file's name, or `<stdout>`.
+    let name: String
+    /// Write after every result (a terminal, `--unbuffered`).
+    let flushesEachResult: Bool
+    private var ownsDescriptor: Bool
+    /// Bytes handed to `write(2)` so far.
+    private(set) var bytesWritten: UInt64 = 0
+
+    init(descriptor: Int32, name: String, flushesEachResult: Bool, ownsDescriptor: Bool = false) {
+        self.descriptor = descriptor
+        self.name = name
+        self.flushesEachResult = flushesEachResult
+        self.ownsDescriptor = ownsDescriptor
+        // Room for a block plus the result that crosses it, so that appends rarely reallocate.
+        buffer.reserveCapacity(2 * Self.blockSize)
+    }
+
+    /// Creates (or truncates) the file at `path` for writing.
+    convenience init(creatingFileAt path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError.failed(path: path, errno: errno) }
+        self.init(descriptor: fd, name: path, flushesEachResult: false, ownsDescriptor: true)
+    }
+
+    deinit {
+        if ownsDescriptor { _ = Self.closeDescriptor(descriptor) }
+    }
+
+    /// Call after appending a result: writes when a block is full, or at once
+    /// when flushing each result.
+    @inline(__always)
+    func resultEnded() throws {
+        if flushesEachResult || buffer.count >= Self.blockSize { try flush() }
+    }
+
+    /// Writes everything pending.
+    func flush() throws {
+        guard !buffer.isEmpty else { return }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written >= 0 {
+                    offset += written
+                    continue
+                }
+                switch errno {
+                case EINTR: continue
+                case EPIPE: throw OutputError.closed
+                case let code: throw OutputError.failed(path: name, errno: code)
+                }
+            }
+            bytesWritten += UInt64(offset)
+        }
+    }
+
+    /// Flushes, then closes a descriptor this sink opened, reporting a failed
+    /// close (some file systems report write errors only there).
+    func close() throws {
+        try flush()
+        guard ownsDescriptor else { return }
+        ownsDescriptor = false  // whatever happens, the deinit must not close it again
+        if Self.closeDescriptor(descriptor) != 0 && errno != EINTR {
+            throw OutputError.failed(path: name, errno: errno)
+        }
+    }
+
+    private static func closeDescriptor(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.close(fd)
+        #else
+        return Darwin.close(fd)
+        #endif
+    }
+}

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes messages to stderr, unbuffered, each in one `write(2)`.
+struct Diagnostics {
+    let descriptor: Int32
+
+    /// `jsonstream: error …` lines and the like; `text` gets its newline here.
+    func print(_ text: String) {
+        var line = text
+        line.append("\n")
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }  // stderr is gone: nothing to tell anyone
+                offset += written
+            }
+        }
+    }
+
+    /// Raw bytes (the progress line, which must not end with a newline).
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = systemWrite(descriptor, bytes.baseAddress, bytes.count) }
+    }
+}
+
+/// `write(2)`, under a name that `Diagnostics.write(_:)` does not shadow.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, bytes, count)
+}
+
+/// Seconds on a monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// The process's peak resident memory so far, in bytes.
+func peakResidentBytes() -> UInt64 {
+    var usage = rusage()
+    #if canImport(Glibc)
+    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+    #else
+    guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+    #endif
+    #if canImport(Darwin)
+    return UInt64(usage.ru_maxrss)          // bytes on macOS
+    #else
+    return UInt64(usage.ru_maxrss) * 1024   // KiB on Linux
+    #endif
+}
+
+/// Counts for `--stats`, the `--on-error skip` summary and the progress line.
+struct RunCounters {
+    /// Elements read, including those lost to errors.
+    var elementsIn = 0
+    var resultsOut = 0
+    var skipped = 0
+    /// Bytes of the inputs finished so far (the current one's are its reader's).
+    var bytesOfFinishedInputs: UInt64 = 0
+}
+
+/// `1234567` → `1,234,567`.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (position, digit) in digits.enumerated() {
+        if position > 0 && (digits.count - position) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return value < 0 ? "-" + result : result
+}
+
+/// `value` with `decimals` digits after the point (no Foundation formatter needed).
+func fixed(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "-" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled - Double(whole) * scale)
+    var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+    if decimals > 0 {
+        let digits = String(fraction)
+        text += "." + String(repeating: "0", count: decimals - digits.count) + digits
+    }
+    return text
+}
+
+/// `1.5 MB`, `200.0 MB`, `3.2 GB`: decimal units, as throughput is quoted.
+func byteSize(_ bytes: UInt64) -> String {
+    let value = Double(bytes)
+    if value < 1e3 { return "\(bytes) B" }
+    if value < 1e6 { return fixed(value / 1e3, 1) + " kB" }
+    if value < 1e9 { return fixed(value / 1e6, 1) + " MB" }
+    return fixed(value / 1e9, 2) + " GB"
+}
+
+/// `--stats`: one summary line on stderr at the end.
+func statisticsLine(_ counters: RunCounters, bytes: UInt64, seconds: Double, peakBytes: UInt64) -> String {
+    let rate = seconds > 0 ? Double(bytes) / 1e6 / seconds : 0
+    return "jsonstream: stats: \(grouped(counters.elementsIn)) elements in, \(grouped(counters.resultsOut)) results out, "
+        + "\(grouped(counters.skipped)) skipped; \(byteSize(bytes)) in \(fixed(seconds, 2)) s (\(fixed(rate, 1)) MB/s); "
+        + "peak memory \(fixed(Double(peakBytes) / 1048576, 1)) MiB"
+}
+
+/// The progress line on stderr (`--progress`): bytes done of the total,
+/// percentage, MB/s, elements and time left, redrawn in place a few times a
+/// second and erased at the end so that it never mixes with other output.
+final class ProgressMeter {
+    private let diagnostics: Diagnostics
+    /// Bytes of all inputs, when every size is known.
+    private let totalBytes: UInt64?
+    private let start: Double
+    private var lastDraw: Double
+    private var drawn = false
+    /// Redraws per second, at most.
+    private static let interval = 0.25
+
+    init(diagnostics: Diagnostics, totalBytes: UInt64?, start: Double) {
+        self.diagnostics = diagnostics
+        self.totalBytes = totalBytes
+        self.start = start
+        self.lastDraw = start
+    }
+
+    /// Called often: checks the clock, draws only when the interval passed.
+    @inline(__always)
+    func tick(bytes: @autoclosure () -> UInt64, elements: Int) {
+        let now = monotonicSeconds()
+        guard now - lastDraw >= Self.interval else { return }
+        lastDraw = now
+        draw(bytes: bytes(), elements: elements, now: now)
+    }
+
+    private func draw(bytes: UInt64, elements: Int, now: Double) {
+        let seconds = now - start
+        let rate = seconds > 0 ? Double(bytes) / seconds : 0
+        var line = "\r\u{1B}[K" + byteSize(bytes)
+        if let totalBytes, totalBytes > 0 {
+            let fraction = min(1, Double(bytes) / Double(totalBytes))
+            line += " / " + byteSize(totalBytes) + "  " + fixed(fraction * 100, 0) + "%"
+            line += "  " + fixed(rate / 1e6, 1) + " MB/s  " + grouped(elements) + " elements"
+            if rate > 0 {
+                let left = Int((Double(totalBytes - min(bytes, totalBytes)) / rate).rounded())
+                line += "  ETA " + Self.clock(left)
+            }
+        } else {
+            line += "  " + fixed(rate / 1e6, 1) + " MB/s  " + grouped(elements) + " elements"
+        }
+        diagnostics.write(line)
+        drawn = true
+    }
+
+    /// Erases the line (before an error message, and at the end).
+    func clear() {
+        guard drawn else { return }
+        diagnostics.write("\r\u{1B}[K")
+        drawn = false
+    }
+
+    /// `75` → `1:15`, `3725` → `1:02:05`.
+    static func clock(_ seconds: Int) -> String {
+        let hours = seconds / 3600, minutes = seconds / 60 % 60, secs = seconds % 60
+        let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
+    }
+}

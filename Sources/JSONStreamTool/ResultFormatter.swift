@@ -1,0 +1,106 @@
+import StreamingJSON
+
+/// Turns each result into output bytes, as jq prints it, or as a table row
+/// or nothing at all (`--count`). Appends to the caller's buffer: no
+/// allocation per result in the common layouts.
+struct ResultFormatter {
+    private enum Kind {
+        /// JSON values (raw strings with `-r`), one per line unless `-j`.
+        case values
+        /// One JSON array; `indentUnit` is set when its elements are pretty.
+        case array(indentUnit: [UInt8]?)
+        case table(TableWriter)
+        /// Nothing per result; the count at the end.
+        case count
+    }
+
+    private var kind: Kind
+    private let writer: _JQWriter
+    private let raw: Bool
+    private let newline: Bool
+    private(set) var resultCount = 0
+    private var scratch: [UInt8] = []
+
+    /// - Parameter color: resolved (`-C`/`-M`, or whether stdout is a terminal).
+    init(options: JSONStreamOptions, color: Bool) {
+        var style = JQOutputStyle(sortsKeys: options.sortKeys, asciiOnly: options.asciiOutput, colors: color)
+        if options.tab {
+            style.tabs = true
+        } else if let indent = options.indent {
+            style.indent = indent
+        } else if options.layout == .pretty {
+            style.indent = 2
+        }
+        writer = _JQWriter(style: style)
+        raw = options.rawOutput || options.joinOutput
+        newline = !options.joinOutput
+        if options.count {
+            kind = .count
+        } else if let table = options.table {
+            kind = .table(TableWriter(format: table, columns: options.columns, sortsKeys: options.sortKeys))
+        } else if options.layout == .array {
+            let unit: [UInt8]? = style.tabs ? [0x09] : style.indent > 0 ? Array(repeating: 0x20, count: style.indent) : nil
+            kind = .array(indentUnit: unit)
+        } else {
+            kind = .values
+        }
+    }
+
+    /// Appends `value`. Throws `TableWriter.Problem` for a value that cannot be a row.
+    @inline(__always)
+    mutating func append(_ value: JSONValue, into bytes: inout [UInt8]) throws {
+        switch kind {
+        case .values:
+            if raw, case .string(let string) = value {
+                if writer.style.asciiOnly {
+                    // jq 1.6 prints `-r -a` strings quoted and escaped.
+                    writer.writeString(string, into: &bytes)
+                } else {
+                    var string = string
+                    string.withUTF8 { bytes.append(contentsOf: $0) }
+                }
+            } else {
+                writer.write(value, into: &bytes)
+            }
+            if newline { bytes.append(0x0A) }
+        case .array(let unit):
+            bytes.append(contentsOf: resultCount == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A])
+            if let unit {
+                scratch.removeAll(keepingCapacity: true)
+                writer.write(value, into: &scratch)
+                bytes.append(contentsOf: unit)
+                // Nest the element one level: indent every line it spans.
+                // Strings never hold a raw newline, so every LF is layout.
+                for byte in scratch {
+                    bytes.append(byte)
+                    if byte == 0x0A { bytes.append(contentsOf: unit) }
+                }
+            } else {
+                writer.write(value, into: &bytes)
+            }
+        case .table(var table):
+            kind = .count  // hand the writer's buffers over instead of copying them
+            defer { kind = .table(table) }
+            try table.write(value, into: &bytes)
+        case .count:
+            break
+        }
+        resultCount += 1
+    }
+
+    /// Appends what ends the output: the array's closing bracket, a table's
+    /// header when no row came, or the count.
+    mutating func finish(into bytes: inout [UInt8]) {
+        switch kind {
+        case .values:
+            break
+        case .array:
+            bytes.append(contentsOf: resultCount == 0 ? Array("[]\n".utf8) : Array("\n]\n".utf8))
+        case .table(var table):
+            table.finish(into: &bytes)
+            kind = .table(table)
+        case .count:
+            bytes.append(contentsOf: "\(resultCount)\n".utf8)
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import CYajl
+import Foundation
+
+/// Builds `JSONValue`s from the tape for `_ValueReader`: the same values as
+/// `JSONValue._decode(from:at:path:)`, with less work per object.
+///
+/// An object's members are collected into two arrays sized once from the
+/// tape's member count, and become a `JSONObject` without a lookup per key.
+/// Whether the keys are distinct is checked on the tape's bytes (lengths
+/// first, then the bytes) against the object's earlier keys, kept on a stack
+/// that is reused from element to element. An object with a repeated key, or
+/// with more than `pairwiseLimit` members, goes through `JSONObject`'s
+/// subscript, which applies jq's rule (the last value, at the first key's place).
+///
+/// Keys repeat from element to element (every record of a dump has the same
+/// ones), so their `String`s come from `_KeyCache` instead of being validated
+/// and, past 15 bytes, allocated again for every object.
+struct _ValueBuilder {
+    /// Above this many members, pairwise key comparison costs more than the
+    /// subscript's hashed index.
+    static let pairwiseLimit = 32
+
+    /// Key tokens of the objects being built, innermost last.
+    private var keyStack: [sj_token] = []
+    private let keys = _KeyCache()
+
+    init() {
+        keyStack.reserveCapacity(64)
+    }
+
+    /// The value whose first token is `tokens[index]`.
+    mutating func value(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> JSONValue {
+        var cursor = index
+        return build(&cursor, tokens, arena)
+    }
+
+    private mutating func build(_ cursor: inout Int, _ tokens: UnsafePointer<sj_token>,
+                                _ arena: UnsafePointer<UInt8>) -> JSONValue {
+        let token = tokens[cursor]
+        cursor += 1
+        switch token.kind {
+        case _Kind.null:
+            return .null
+        case _Kind.true:
+            return .bool(true)
+        case _Kind.false:
+            return .bool(false)
+        case _Kind.number:
+            return .number(JSONNumber(validatedText: Self.text(token, arena)))
+        case _Kind.string:
+            return .string(Self.text(token, arena))
+        case _Kind.array:
+            var array: [JSONValue] = []
+            array.reserveCapacity(token.count)
+            for _ in 0..<token.count { array.append(build(&cursor, tokens, arena)) }
+            return .array(array)
+        default:  // object: key tokens alternate with values
+            let count = token.count
+            guard count > 0 else { return .object(JSONObject()) }
+            var keys: [String] = []
+            var values: [JSONValue] = []
+            keys.reserveCapacity(count)
+            values.reserveCapacity(count)
+            var distinct = count <= Self.pairwiseLimit
+            let base = keyStack.count
+            for _ in 0..<count {
+                let key = tokens[cursor]
+                cursor += 1
+                if distinct {
+                    distinct = !isRepeated(key, from: base, arena)
+                    keyStack.append(key)
+                }
+                keys.append(self.keys.string(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length)))
+                values.append(build(&cursor, tokens, arena))
+            }
+            keyStack.removeSubrange(base...)
+            if distinct { return .object(JSONObject(_distinctKeys: keys, values: values)) }
+            var object = JSONObject()
+            for position in 0..<count { object[keys[position]] = values[position] }
+            return .object(object)
+        }
+    }
+
+    /// The value at `index`, but of an object only the members named in
+    /// `projection` (the others are skipped on the tape, never built). Any
+    /// other value is built whole.
+    mutating func value(at index: Int, keeping projection: _Projection, tokens: UnsafePointer<sj_token>,
+                        arena: UnsafePointer<UInt8>) -> JSONValue {
+        let token = tokens[index]
+        guard token.kind == _Kind.object else { return value(at: index, tokens: tokens, arena: arena) }
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        keys.reserveCapacity(projection.count)
+        values.reserveCapacity(projection.count)
+        var cursor = index + 1
+        for _ in 0..<token.count {
+            let key = tokens[cursor]
+            cursor += 1
+            guard projection.contains(arena + key.arenaOffset, count: key.length) else {
+                cursor += tokens[cursor].size
+                continue
+            }
+            keys.append(self.keys.string(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length)))
+            values.append(build(&cursor, tokens, arena))
+        }
+        var distinct = true
+        for later in keys.indices.dropFirst() where keys[..<later].contains(keys[later]) { distinct = false }
+        if distinct { return .object(JSONObject(_distinctKeys: keys, values: values)) }
+        var object = JSONObject()
+        for position in keys.indices { object[keys[position]] = values[position] }
+        return .object(object)
+    }
+
+    /// Whether `key`'s bytes equal those of a key on the stack from `base` on.
+    @inline(__always)
+    private func isRepeated(_ key: sj_token, from base: Int, _ arena: UnsafePointer<UInt8>) -> Bool {
+        let length = key.length
+        var position = base
+        while position < keyStack.count {
+            let other = keyStack[position]
+            if other.length == length && _equalBytes(arena + other.arenaOffset, arena + key.arenaOffset, length) {
+                return true
+            }
+            position += 1
+        }
+        return false
+    }
+
+    @inline(__always)
+    private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
+    }
+}
+
+/// Strings for recently seen object keys: a direct-mapped table from a key's
+/// bytes to the `String` made from them. A hit costs a hash of four bytes and
+/// a comparison of the bytes; a miss makes the string and takes the slot.
+/// Plain pointers rather than arrays: a class's array properties would pay
+/// for a dynamic exclusivity check on every key.
+final class _KeyCache {
+    static let slotCount = 512
+    /// Longer keys are made every time (they are rare, and the slots stay small).
+    static let maxLength = 32
+
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let lengths: UnsafeMutablePointer<Int>
+    private let strings: UnsafeMutablePointer<String>
+
+    init() {
+        bytes = .allocate(capacity: Self.slotCount * Self.maxLength)
+        lengths = .allocate(capacity: Self.slotCount)
+        lengths.initialize(repeating: -1, count: Self.slotCount)
+        strings = .allocate(capacity: Self.slotCount)
+        strings.initialize(repeating: "", count: Self.slotCount)
+    }
+
+    deinit {
+        bytes.deallocate()
+        lengths.deallocate()
+        strings.deinitialize(count: Self.slotCount)
+        strings.deallocate()
+    }
+
+    @inline(__always)
+    func string(_ key: UnsafeBufferPointer<UInt8>) -> String {
+        let length = key.count
+        guard length > 0, length <= Self.maxLength, let base = key.baseAddress else {
+            return String(decoding: key, as: UTF8.self)
+        }
+        var hash = UInt32(truncatingIfNeeded: length)
+        hash = hash &* 31 &+ UInt32(base[0])
+        hash = hash &* 31 &+ UInt32(base[length - 1])
+        hash = hash &* 31 &+ UInt32(base[length >> 1])
+        hash = hash &* 31 &+ UInt32(base[length >> 2])
+        hash ^= hash >> 9
+        let slot = Int(hash) & (Self.slotCount - 1)
+        let stored = bytes + slot * Self.maxLength
+        if lengths[slot] == length && _equalBytes(stored, base, length) { return strings[slot] }
+        let string = String(decoding: key, as: UTF8.self)
+        stored.update(from: base, count: length)
+        lengths[slot] = length
+        strings[slot] = string
+        return string
+    }
+}
+
+/// Whether `count` bytes at `a` and `b` are equal: eight at a time, inline,
+/// since keys are short and a call to `memcmp` costs more than the comparison.
+@inline(__always)
+func _equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+        if UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
+            != UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self) { return false }
+        offset += 8
+    }
+    while offset < count {
+        if a[offset] != b[offset] { return false }
+        offset += 1
+    }
+    return true
+}
+
+/// The object members to build, as bytes to compare with the tape's keys.
+package struct _Projection: Sendable {
+    private let names: [[UInt8]]
+    /// The most members a projected object can have (without repeated keys).
+    var count: Int { names.count }
+
+    package init(_ names: Set<String>) {
+        self.names = names.map { Array($0.utf8) }.sorted { $0.count < $1.count }
+    }
+
+    @inline(__always)
+    func contains(_ key: UnsafePointer<UInt8>, count: Int) -> Bool {
+        for name in names where name.count == count {
+            if name.withUnsafeBufferPointer({ _equalBytes($0.baseAddress!, key, count) }) { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,230 @@
+import CYajl
+import Foundation
+
+/// Reads the elements of a JSON stream as `JSONValue`s, one at a time, for
+/// the `jsonstream` command line.
+///
+/// It is `JSONElements<JSONValue>` with what a command-line tool needs on
+/// top: each element's index and the line and column where it starts, the
+/// bytes read so far and the input's size (for a progress bar), a clear
+/// difference between an error that loses one element (a malformed JSON
+/// Lines value, an element over a limit) and one that ends the input (a
+/// syntax error in an array, a read error), and a hook that runs before a
+/// read that could block, so that the caller can flush its output first.
+///
+///     let reader = try _ValueReader(contentsOfFile: "dump.json", format: .auto, path: [])
+///     while true {
+///         switch reader.next() {
+///         case .value(let value): …
+///         case .elementError(let error): …   // reader.index is the lost element's
+///         case .failure(let error): …        // nothing follows
+///         case .end: return
+///         }
+///     }
+///
+/// Synchronous and single-pass; memory is bounded as for `JSONElements`.
+package final class _ValueReader {
+    /// What `next()` found.
+    package enum Event {
+        /// The next element.
+        case value(JSONValue)
+        /// One element is lost and the input goes on: a malformed JSON Lines
+        /// value, or an element over a limit (`isLimit`: too deep, a number or
+        /// string too long, an element over `maxElementBytes`).
+        case elementError(JSONSyntaxError, isLimit: Bool)
+        /// The input ends here: a syntax error or a limit in an array, the root
+        /// not being an array, truncation. Elements before it were delivered.
+        case syntaxError(JSONSyntaxError)
+        /// Reading failed (`POSIXError`: EIO, EISDIR …); nothing follows.
+        case readError(any Error)
+        /// No more elements.
+        case end
+    }
+
+    /// The input's size in bytes, when known in advance (a regular file).
+    package let size: UInt64?
+    /// Index of the element `next()` returned last, counting lost elements
+    /// too; -1 before the first. After `.syntaxError`, `index + 1` is the
+    /// element the error is in.
+    package private(set) var index = -1
+
+    private let stream: _ElementStream
+    /// For the errors it describes (an element over the size limit).
+    private let decoder: _TapeDecoder
+    private var builder = _ValueBuilder()
+    /// When set, an element that is an object is built with only these
+    /// members; the others are skipped on the tape. For a consumer that
+    /// knows it reads nothing else (`JSONFilter.observedMembers`): building the few
+    /// members a filter reads costs a fraction of building the whole element.
+    package var projection: _Projection?
+
+    /// The stream's own numbering, which skips lost JSON Lines values.
+    private var ordinal = 0
+    /// Absolute tape index of the last element returned as a value.
+    private var elementStart: Int?
+    private var finished = false
+
+    /// Reads the file at `path`.
+    ///
+    /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
+    ///   `EACCES` …), `EISDIR` for a directory.
+    package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
+                             maxElementBytes: Int? = nil) throws {
+        let source = try _ReaderSource(path: path)
+        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes)
+    }
+
+    /// Reads an open descriptor (stdin, a pipe), which the reader does not close.
+    ///
+    /// `beforeBlockingRead` runs before a read that would wait for more input
+    /// (never for a regular file): the moment to flush buffered output, so
+    /// that what was computed so far is not held back while waiting.
+    package convenience init(descriptor: Int32, format: JSONStreamFormat, path keyPath: [String],
+                             maxElementBytes: Int? = nil, beforeBlockingRead: (() -> Void)? = nil) {
+        let source = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
+        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes)
+    }
+
+    private init(source: _ReaderSource, format: JSONStreamFormat, path: [String], maxElementBytes: Int?) {
+        var options = _DecodingOptions()
+        options.limits.maxElementBytes = max(0, maxElementBytes ?? 0)
+        size = source.size.map(UInt64.init)
+        stream = options.makeStream(source: source, size: source.size, mode: format.streamMode(path: path), path: path)
+        decoder = _TapeDecoder(stream: stream, options: options)
+    }
+
+    /// Input bytes consumed so far (parsed, or read ahead by the parsing thread).
+    package var bytesRead: UInt64 { stream.bytesRead }
+
+    /// Whether the input turned out to be an array (`.auto` decides at the
+    /// first byte); nil before the first `next()`.
+    package var isArray: Bool? {
+        guard let mode = stream.mode else { return nil }
+        return mode != .lines
+    }
+
+    /// The next element, error or the end. After `.syntaxError`, `.readError`
+    /// or `.end`, every call returns `.end`.
+    package func next() -> Event {
+        guard !finished else { return .end }
+        elementStart = nil
+        let thrownBefore = stream.pendingErrorsThrown
+        do {
+            switch try stream.element(ordinal) {
+            case .end, .needsInput, .dropped:  // a pulled source never needs input; nothing trails
+                finished = true
+                return .end
+            case .element(let start):
+                index += 1
+                ordinal += 1
+                guard let local = stream.local(start) else { return .end }
+                if stream.parser.tokens[local].kind == _Kind.oversized {
+                    let error = syntaxError(in: decoder.oversized(at: start, path: .root))
+                    return .elementError(error, isLimit: true)
+                }
+                elementStart = start
+                if let projection {
+                    return .value(builder.value(at: local, keeping: projection, tokens: stream.parser.tokens,
+                                                arena: stream.parser.arena))
+                }
+                return .value(builder.value(at: local, tokens: stream.parser.tokens, arena: stream.parser.arena))
+            }
+        } catch {
+            if stream.pendingErrorsThrown != thrownBefore {
+                // A malformed JSON Lines value: the stream resumes after it.
+                index += 1
+                let syntax = syntaxError(in: error)
+                return .elementError(syntax, isLimit: Self.isLimit(syntax))
+            }
+            finished = true
+            if let syntax = (error as? DecodingError).flatMap(Self.underlyingSyntaxError) {
+                return .syntaxError(syntax)
+            }
+            return .readError(error)
+        }
+    }
+
+    /// Where the element last returned as a value starts: line, column and byte offset.
+    package func elementPosition() -> (line: Int, column: Int, byteOffset: Int)? {
+        guard let start = elementStart, let local = stream.local(start) else { return nil }
+        let position = stream.position(of: stream.parser.tokens[local].position)
+        return (position.line, position.column, position.byteOffset)
+    }
+
+    private func syntaxError(in error: any Error) -> JSONSyntaxError {
+        if let decoding = error as? DecodingError, let syntax = Self.underlyingSyntaxError(decoding) {
+            return syntax
+        }
+        return JSONSyntaxError(message: "\(error)", byteOffset: 0, line: 1, column: 1)
+    }
+
+    private static func underlyingSyntaxError(_ error: DecodingError) -> JSONSyntaxError? {
+        guard case .dataCorrupted(let context) = error else { return nil }
+        return context.underlyingError as? JSONSyntaxError
+    }
+
+    /// The messages `_ElementStream.limitMessage` and `oversized` write for a
+    /// broken limit, as opposed to invalid JSON.
+    private static func isLimit(_ error: JSONSyntaxError) -> Bool {
+        let prefixes = ["Nesting deeper than", "Number literal longer than", "String longer than",
+                        "Element larger than"]
+        return prefixes.contains { error.message.hasPrefix($0) }
+    }
+}
+
+/// A file descriptor read with `read(2)`. For anything but a regular file
+/// it first polls: when no input is ready, it runs `beforeBlockingRead`.
+final class _ReaderSource: _ByteSource {
+    let descriptor: Int32
+    /// Bytes left to read in a regular file; nil for pipes and terminals.
+    let size: Int?
+    private let ownsDescriptor: Bool
+    private let beforeBlockingRead: (() -> Void)?
+
+    init(path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var info = stat()
+        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw POSIXError(.EISDIR)
+        }
+        descriptor = fd
+        ownsDescriptor = true
+        size = Self.remainingSize(fd)
+        beforeBlockingRead = nil
+    }
+
+    init(descriptor: Int32, beforeBlockingRead: (() -> Void)?) {
+        self.descriptor = descriptor
+        ownsDescriptor = false
+        size = Self.remainingSize(descriptor)
+        self.beforeBlockingRead = size == nil ? beforeBlockingRead : nil
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// For a regular file, the bytes from the current offset to the end
+    /// (stdin redirected from a file may not start at 0).
+    private static func remainingSize(_ fd: Int32) -> Int? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = lseek(fd, 0, SEEK_CUR)
+        return max(0, Int(info.st_size) - max(0, Int(offset)))
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let beforeBlockingRead {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&request, 1, 0) == 0 { beforeBlockingRead() }
+        }
+        while true {
+            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno == EINTR { continue }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import JSONStreamTool
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `jsonstream [options] [FILTER] [FILE...]`: jq's syntax over huge JSON
+/// dumps, one element at a time. Parses the command line into
+/// `JSONStreamOptions` and hands them to `runJSONStream`.
+@main
+struct JSONStreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "jsonstream",
+        abstract: "Filter huge JSON dumps with jq syntax, one element at a time, in constant memory.",
+        usage: "jsonstream [options] [FILTER] [FILE...]",
+        discussion: """
+            Streams the elements of the root array (or of the array at --path .a.b, or the values of a \
+            JSON Lines file), applies FILTER (default .) to each, and writes each result as compact \
+            JSON on its own line. Files are read in turn; stdin when there is none, or for -.
+
+            For array input, `jsonstream F dump.json` prints what `jq -c '.[] | F' dump.json` prints; \
+            for JSON Lines, what `jq -c 'F'` prints. Numbers keep their literal text when passed \
+            through (jq 1.6 rounds big integers).
+
+            EXAMPLES
+              jsonstream 'select(.abv > 8) | {name, style}' beers.json
+              jsonstream --path .statuses -r '.user.screen_name' twitter.json
+              jsonstream 'select(.level == "error")' app.jsonl
+              jsonstream --csv --columns id,name,brewery.city . beers.json > beers.csv
+              jsonstream --limit 5 . huge.json
+              jsonstream --count 'select(.available)' beers.json
+              jsonstream --split-lines 100000 part- . beers.json
+                  (writes part-00000.jsonl, part-00001.jsonl, ...)
+              curl -s https://example.com/dump.json | jsonstream .name | head -3
+
+            EXIT STATUS (as jq 1.6)
+              0  success; also after | head closed the output, and with --on-error skip
+              1  -e: the last result was false or null
+              2  usage error, unreadable input file, output that cannot be written
+              3  the filter does not compile (reported before any input is read)
+              4  input syntax error, or an element over a limit; -e: no result at all
+              5  runtime error in the filter (an array stops there, JSON Lines goes on)
+
+            Not supported: -s/--slurp (it would hold the whole input in memory) and --stream \
+            (jsonstream always streams).
+            """,
+        version: jsonStreamVersion
+    )
+
+    @OptionGroup(title: "Filter")
+    var filter: FilterOptions
+
+    @OptionGroup(title: "Input")
+    var input: InputOptions
+
+    @OptionGroup(title: "Output")
+    var output: OutputOptions
+
+    @OptionGroup(title: "Exit status and reports")
+    var reports: ReportOptions
+
+    @OptionGroup(visibility: .hidden)
+    var refused: RefusedOptions
+
+    @Argument(help: ArgumentHelp(
+        "The filter (default .), then the input files (stdin when none, or -). With -f, all are input files.",
+        valueName: "filter-and-files"))
+    var arguments: [String] = []
+
+    /// The options the run needs.
+    func makeOptions() throws -> JSONStreamOptions {
+        var options = JSONStreamOptions()
+        filter.apply(to: &options)
+        try input.apply(to: &options)
+        try output.apply(to: &options)
+        reports.apply(to: &options)
+        if let file = filter.filterFile {
+            options.filter = .file(file)
+            options.files = arguments
+        } else if let first = arguments.first {
+            options.filter = .text(first)
+            options.files = Array(arguments.dropFirst())
+        }
+        return options
+    }
+
+    static func main() {
+        // A closed stdout must come back as EPIPE (quiet exit 0), not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = CommandLineSyntax.joiningPairs(Array(CommandLine.arguments.dropFirst()))
+        let options: JSONStreamOptions
+        do {
+            var command = try parseAsRoot(arguments)
+            guard let parsed = command as? JSONStreamCommand else {
+                // `-h`/`--help` come back as ArgumentParser's help command, whose run prints the help.
+                try command.run()
+                exit(withError: nil)
+            }
+            options = try parsed.makeOptions()
+        } catch {
+            exitForCommandLineError(error)
+        }
+        terminate(runJSONStream(options).rawValue)
+    }
+
+    /// `--help` and `--version` print to stdout and exit 0; anything else is
+    /// a usage error: jq's exit status 2, not ArgumentParser's 64.
+    private static func exitForCommandLineError(_ error: any Error) -> Never {
+        if exitCode(for: error) == .success { exit(withError: error) }
+        var message = "jsonstream: error: " + message(for: error)
+        message += "\nUse jsonstream --help for help with command-line options.\n"
+        message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        terminate(ExitStatus.usage.rawValue)
+    }
+}
+
+/// The C library's `exit`, which `ParsableCommand.exit(withError:)` hides inside the command.
+private func terminate(_ status: Int32) -> Never {
+    exit(status)
+}

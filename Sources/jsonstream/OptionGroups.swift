@@ -1,0 +1,241 @@
+import ArgumentParser
+import JSONStreamTool
+
+// The option groups of `jsonstream`, spelled as jq spells them where jq
+// has the option. Each group copies its flags into `JSONStreamOptions`.
+
+/// Two values joined by `CommandLineSyntax.joiningPairs` (`--arg NAME VALUE`).
+struct Pair: ExpressibleByArgument {
+    var first: String
+    var second: String
+
+    init?(argument: String) {
+        guard let (first, second) = CommandLineSyntax.splitPair(argument) else { return nil }
+        self.first = first
+        self.second = second
+    }
+}
+
+/// The pair's help text: ArgumentParser shows a value as `<valueName>`, so
+/// this name renders as `<name> <value>`, the way the option is typed.
+private func pairName(_ first: String, _ second: String) -> String { "\(first)> <\(second)" }
+
+struct FilterOptions: ParsableArguments {
+    @Option(name: [.customShort("f"), .customLong("from-file")], help: ArgumentHelp(
+        "Read the filter from a file; every positional argument is then an input file.", valueName: "file"))
+    var filterFile: String?
+
+    @Option(name: .customLong("arg"), help: ArgumentHelp(
+        "Set $name to the string value.", valueName: pairName("name", "value")))
+    var stringArguments: [Pair] = []
+
+    @Option(name: .customLong("argjson"), help: ArgumentHelp(
+        "Set $name to the JSON value.", valueName: pairName("name", "json")))
+    var jsonArguments: [Pair] = []
+
+    @Option(name: .customLong("rawfile"), help: ArgumentHelp(
+        "Set $name to the text of the file.", valueName: pairName("name", "file")))
+    var rawFiles: [Pair] = []
+
+    @Option(name: .customLong("slurpfile"), help: ArgumentHelp(
+        "Set $name to an array of the JSON values in the file.", valueName: pairName("name", "file")))
+    var slurpFiles: [Pair] = []
+
+    @Flag(name: [.customShort("n"), .customLong("null-input")],
+          help: "Run the filter once, on null; read no input.")
+    var nullInput = false
+
+    func apply(to options: inout JSONStreamOptions) {
+        options.stringArguments = stringArguments.map { ($0.first, $0.second) }
+        options.jsonArguments = jsonArguments.map { ($0.first, $0.second) }
+        options.rawFileArguments = rawFiles.map { ($0.first, $0.second) }
+        options.slurpFileArguments = slurpFiles.map { ($0.first, $0.second) }
+        options.nullInput = nullInput
+    }
+}
+
+extension JSONStreamOptions.InputFormat: ExpressibleByArgument {}
+extension JSONStreamOptions.OutputLayout: ExpressibleByArgument {}
+extension JSONStreamOptions.ErrorPolicy: ExpressibleByArgument {}
+
+struct InputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Stream the array at this key path (.a.b, .\"a b\") instead of the root array.", valueName: "path"))
+    var path: String?
+
+    @Option(help: ArgumentHelp(
+        "How the input is cut into elements: auto (an array when it starts with '[', JSON Lines otherwise), array, or lines.",
+        valueName: "format"))
+    var input: JSONStreamOptions.InputFormat = .auto
+
+    @Option(help: ArgumentHelp("Stop reading as soon as this many results are out.", valueName: "n"))
+    var limit: Int?
+
+    @Option(name: .customLong("on-error"), help: ArgumentHelp(
+        "fail: stop as jq does (array input) or report and go on (JSON Lines). skip: report each bad element (index, line:column) on stderr, go on, exit 0.",
+        valueName: "policy"))
+    var onError: JSONStreamOptions.ErrorPolicy = .fail
+
+    func apply(to options: inout JSONStreamOptions) throws {
+        if let path {
+            do {
+                options.path = try CommandLineSyntax.keyPath(path)
+            } catch let error as CommandLineSyntax.ValueError {
+                throw ValidationError(error.description)
+            }
+        }
+        options.inputFormat = input
+        options.limit = limit
+        options.errorPolicy = onError
+    }
+}
+
+/// `-C` and `-M`: the last one given wins, as in jq.
+enum ColorChoice: EnumerableFlag {
+    case colorOutput, monochromeOutput
+
+    static func name(for value: ColorChoice) -> NameSpecification {
+        switch value {
+        case .colorOutput: return [.customShort("C"), .customLong("color-output")]
+        case .monochromeOutput: return [.customShort("M"), .customLong("monochrome-output")]
+        }
+    }
+
+    static func help(for value: ColorChoice) -> ArgumentHelp? {
+        switch value {
+        case .colorOutput: return "Colour the JSON output (default: when stdout is a terminal and NO_COLOR is unset)."
+        case .monochromeOutput: return "Do not colour the output."
+        }
+    }
+}
+
+/// `--csv` or `--tsv`.
+enum TableChoice: EnumerableFlag {
+    case csv, tsv
+
+    static func help(for value: TableChoice) -> ArgumentHelp? {
+        switch value {
+        case .csv: return "Write objects (and arrays) as CSV rows, with a header row (RFC 4180 quoting)."
+        case .tsv: return "Write objects (and arrays) as TSV rows, with a header row (\\t \\n \\r \\\\ escaped)."
+        }
+    }
+}
+
+struct OutputOptions: ParsableArguments {
+    @Flag(name: [.customShort("c"), .customLong("compact-output")],
+          help: "Compact output, one result per line (the default; accepted for jq compatibility).")
+    var compact = false
+
+    @Flag(name: [.customShort("r"), .customLong("raw-output")], help: "Write strings without quotes.")
+    var raw = false
+
+    @Flag(name: [.customShort("j"), .customLong("join-output")], help: "Like -r, without a newline after each result.")
+    var join = false
+
+    @Flag(name: [.customShort("a"), .customLong("ascii-output")], help: "Escape non-ASCII characters as \\uXXXX.")
+    var ascii = false
+
+    @Flag(name: [.customShort("S"), .customLong("sort-keys")], help: "Sort the keys of objects.")
+    var sortKeys = false
+
+    @Flag(exclusivity: .chooseLast)
+    var color: ColorChoice?
+
+    @Flag(help: "Indent with a tab per level.")
+    var tab = false
+
+    @Option(help: ArgumentHelp("Indent with this many spaces per level (0 to 7; 0 is compact).", valueName: "n"))
+    var indent: Int?
+
+    @Option(help: ArgumentHelp(
+        "lines: one compact result per line (default). array: one JSON array of all results. pretty: indented like jq.",
+        valueName: "layout"))
+    var output: JSONStreamOptions.OutputLayout = .lines
+
+    @Flag(exclusivity: .exclusive)
+    var table: TableChoice?
+
+    @Option(help: ArgumentHelp(
+        "With --csv/--tsv: the columns, as member names or dotted paths (id,name,brewery.city). Default: the first object's keys.",
+        valueName: "list"))
+    var columns: String?
+
+    @Flag(help: "Write each result as soon as it is computed (the default when stdout is a terminal).")
+    var unbuffered = false
+
+    @Flag(help: "Print only the number of results.")
+    var count = false
+
+    @Option(name: .customLong("split-lines"), help: ArgumentHelp(
+        "Write the results as JSON Lines files of n lines each: <prefix>00000.jsonl, <prefix>00001.jsonl, ...",
+        valueName: pairName("n", "prefix")))
+    var splitLines: Pair?
+
+    func apply(to options: inout JSONStreamOptions) throws {
+        options.rawOutput = raw
+        options.joinOutput = join
+        options.asciiOutput = ascii
+        options.sortKeys = sortKeys
+        options.color = color.map { $0 == .colorOutput }
+        options.tab = tab
+        options.indent = indent
+        options.layout = output
+        options.table = table.map { $0 == .csv ? .csv : .tsv }
+        options.columns = columns.map(CommandLineSyntax.columns)
+        options.unbuffered = unbuffered
+        options.count = count
+        if let splitLines {
+            guard let lines = Int(splitLines.first) else {
+                throw ValidationError("--split-lines takes a number of lines per file, then a file name prefix")
+            }
+            options.split = .init(linesPerFile: lines, prefix: splitLines.second)
+        }
+    }
+}
+
+struct ReportOptions: ParsableArguments {
+    @Flag(name: [.customShort("e"), .customLong("exit-status")],
+          help: "Exit 1 when the last result is false or null, 4 when there is no result (as jq -e).")
+    var exitStatus = false
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+        "Show bytes done/total, MB/s, elements and time left on stderr (default: when stderr is a terminal and the input size is known)."))
+    var progress: Bool?
+
+    @Flag(help: "At the end, print elements in/out/skipped, bytes, MB/s and peak memory on stderr.")
+    var stats = false
+
+    func apply(to options: inout JSONStreamOptions) {
+        options.exitStatus = exitStatus
+        options.progress = progress
+        options.stats = stats
+    }
+}
+
+/// jq options that cannot work on a stream: accepted by the parser only to
+/// refuse them with a reason and an alternative.
+struct RefusedOptions: ParsableArguments {
+    @Flag(name: [.customShort("s"), .customLong("slurp")], help: .hidden)
+    var slurp = false
+
+    @Flag(name: .customLong("stream"), help: .hidden)
+    var stream = false
+
+    func validate() throws {
+        if slurp {
+            throw ValidationError("""
+                --slurp is not supported: it reads the whole input into one array, and jsonstream \
+                exists to keep memory constant by holding one element at a time. The filter already \
+                runs on each element; to aggregate, pipe the (smaller) results into jq -s \
+                (jsonstream '.price' dump.json | jq -s add), or use --count.
+                """)
+        }
+        if stream {
+            throw ValidationError("""
+                --stream is not needed: jsonstream always streams, one element of the root array (or of \
+                --path .a.b, or one JSON Lines value) at a time, in constant memory. Drop --stream and \
+                write the filter for one element, as after jq's '.[] |'.
+                """)
+        }
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import JSONFilter
+import StreamingJSON
+import Testing
+
+/// One case of the jq corpus (`Tests/Fixtures/jq/cases.json`): a filter, an
+/// input and jq 1.6's stdout and exit status, recorded by `scripts/jq-expectations`.
+struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
+    let name: String
+    let input: String
+    let format: String
+    let path: String?
+    let options: [String]?
+    let filter: String
+    let expected: [String]
+    let exit: Int32
+
+    var testDescription: String { name }
+
+    static let all: [JQCase] = {
+        let url = Engine.fixtures.appendingPathComponent("jq/cases.json")
+        guard let data = try? Data(contentsOf: url),
+              let cases = try? JSONDecoder().decode([JQCase].self, from: data) else { return [] }
+        return cases
+    }()
+}
+
+/// The corpus run through the library the way `jsonstream` runs it: each
+/// element of the array (or each line) through the filter, printed as jq
+/// prints. The binary-level run of the same corpus is in jsonstreamTests.
+@Suite struct JSONFilterDifferentialTests {
+    @Test func corpusIsLoaded() {
+        #expect(JQCase.all.count >= 500)
+        #expect(Set(JQCase.all.map(\.filter)).count >= 150)
+    }
+
+    @Test(arguments: JQCase.all)
+    func matchesJQ(_ jqCase: JQCase) throws {
+        // With jq 1.6 installed (scripts/test installs it), the checked-in
+        // expectations are first checked against the real thing.
+        if let live = try JQLive.run(jqCase) {
+            #expect(live.lines == jqCase.expected, "checked-in expectations differ from jq 1.6: scripts/jq-expectations")
+            #expect(live.exit == jqCase.exit)
+        }
+        let run = try JQEmulation(jqCase)
+        let expected = jqCase.expected.map(JQEmulation.canonical)
+        let actual = run.lines.map(JQEmulation.canonical)
+        #expect(actual == expected, "\(jqCase.filter)\nerrors: \(run.errors)")
+        // DESIGN.md: JSON Lines input goes on after a runtime error and exits 5
+        // at the end (jq 1.6 exits with the last line's status instead).
+        let lineErrorDifference = jqCase.format == "lines" && run.exit == 5 && !run.errors.isEmpty
+        if !lineErrorDifference {
+            #expect(run.exit == jqCase.exit, "\(jqCase.filter)\nerrors: \(run.errors)")
+        }
+    }
+}
+
+/// The member analysis behind jsonstream's partial decoding: over every
+/// corpus filter, an object reduced to the members the filter observes gives
+/// the same outputs and the same error as the whole object.
+@Suite struct JSONFilterDemandTests {
+    @Test(arguments: JQCase.all)
+    func projectionIsInvisible(_ jqCase: JQCase) throws {
+        var arguments: [String: JSONValue] = [:]
+        var options = (jqCase.options ?? [])[...]
+        while let option = options.popFirst() {
+            guard option.hasPrefix("--arg") else { continue }
+            let name = options.removeFirst(), value = options.removeFirst()
+            arguments[name] = option == "--arg" ? .string(value)
+                : try StreamingJSONDecoder().decode(JSONValue.self, from: Data(value.utf8))
+        }
+        let filter = try JSONFilter(jqCase.filter, arguments: arguments)
+        guard let members = filter.observedMembers else { return }
+        let url = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let path = (jqCase.path ?? "").split(separator: ".").map(String.init)
+        let elements = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path,
+                                                       format: jqCase.format == "lines" ? .jsonLines : .array)
+        try elements.forEach { element in
+            guard case .object(let object) = element else { return }
+            let projected = JSONValue.object(JSONObject(object.filter { members.contains($0.key) }.map { ($0.key, $0.value) }))
+            #expect(outcome(filter, element) == outcome(filter, projected), "\(jqCase.filter) on \(element)")
+        }
+    }
+
+    private func outcome(_ filter: JSONFilter, _ input: JSONValue) -> [String] {
+        var results: [String] = []
+        do {
+            try filter.apply(to: input) { results.append($0.description) }
+        } catch let error as JSONFilterError {
+            results.append("error: \(error.message)")
+        } catch {
+            results.append("error: \(error)")
+        }
+        return results
+    }
+
+    @Test func demandedMembers() throws {
+        #expect(try JSONFilter("select(.abv > 8) | {name, style}").observedMembers == ["abv", "name", "style"])
+        #expect(try JSONFilter(".brewery.city").observedMembers == ["brewery"])
+        #expect(try JSONFilter(#"if .a then .b else "x\(.c)" end"#).observedMembers == ["a", "b", "c"])
+        #expect(try JSONFilter("1, empty").observedMembers == [])
+        #expect(try JSONFilter("select(.abv > 8)").observedMembers == nil)
+        #expect(try JSONFilter(".[]").observedMembers == nil)
+        #expect(try JSONFilter("keys").observedMembers == nil)
+        #expect(try JSONFilter(".a as $x | .").observedMembers == nil)
+    }
+}
+
+/// jq 1.6 itself, when installed: the case run the way scripts/jq-expectations runs it.
+enum JQLive {
+    static let executable: URL? = {
+        for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent("jq")
+            guard FileManager.default.isExecutableFile(atPath: url.path),
+                  let version = try? output(of: url, ["--version"]).stdout,
+                  version.hasPrefix("jq-1.6") else { continue }
+            return url
+        }
+        return nil
+    }()
+
+    static func run(_ jqCase: JQCase) throws -> (lines: [String], exit: Int32)? {
+        guard let executable else { return nil }
+        let composed = switch (jqCase.format, jqCase.path) {
+        case ("lines", _): jqCase.filter
+        case (_, let path?): "\(path)[] | \(jqCase.filter)"
+        default: ".[] | \(jqCase.filter)"
+        }
+        let input = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let (stdout, status) = try output(of: executable, ["-c"] + (jqCase.options ?? []) + [composed, input.path])
+        if jqCase.options?.contains("-j") == true { return ([stdout], status) }
+        guard !stdout.isEmpty else { return ([], status) }
+        let lines = Array(stdout.utf8.dropLast()).split(separator: 0x0A, omittingEmptySubsequences: false)
+        return (lines.map { String(decoding: $0, as: UTF8.self) }, status)
+    }
+
+    private static func output(of executable: URL, _ arguments: [String]) throws -> (stdout: String, status: Int32) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+}
+
+/// jsonstream's element loop, in process: options, filter, printing, exit status.
+struct JQEmulation {
+    var lines: [String] = []
+    var exit: Int32 = 0
+    var errors: [String] = []
+
+    init(_ jqCase: JQCase) throws {
+        var raw = false, join = false, exitStatus = false
+        var style = JQOutputStyle()
+        var arguments: [String: JSONValue] = [:]
+        var options = (jqCase.options ?? [])[...]
+        while let option = options.popFirst() {
+            switch option {
+            case "-r": raw = true
+            case "-j": raw = true; join = true
+            case "-a": style.asciiOnly = true
+            case "-S": style.sortsKeys = true
+            case "-e": exitStatus = true
+            case "--arg": arguments[options.removeFirst()] = .string(options.removeFirst())
+            case "--argjson":
+                let name = options.removeFirst()
+                arguments[name] = try StreamingJSONDecoder().decode(JSONValue.self, from: Data(options.removeFirst().utf8))
+            default: Issue.record("unknown option \(option)")
+            }
+        }
+        let filter = try JSONFilter(jqCase.filter, arguments: arguments)
+        let url = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let path = (jqCase.path ?? "").split(separator: ".").map(String.init)
+        let elements = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path,
+                                                       format: jqCase.format == "lines" ? .jsonLines : .array)
+        let writer = _JQWriter(style: style)
+        var pieces: [String] = []
+        var last: JSONValue?
+        var iterator = elements.makeIterator()
+        while let element = try iterator.next() {
+            // jq 1.6 -e: each JSON Lines value is its own input, and the last input decides.
+            if jqCase.format == "lines" { last = nil }
+            do {
+                try filter.apply(to: element) { value in
+                    if raw, case .string(let text) = value {
+                        pieces.append(text)
+                    } else {
+                        var bytes: [UInt8] = []
+                        writer.write(value, into: &bytes)
+                        // -j joins values into one string: round numbers value by value.
+                        let text = String(decoding: bytes, as: UTF8.self)
+                        pieces.append(join ? Self.canonical(text) : text)
+                    }
+                    last = value
+                }
+            } catch let error as JSONFilterError {
+                errors.append(error.message)
+                exit = 5
+                if jqCase.format == "array" { break }
+            }
+        }
+        if join {
+            lines = [pieces.joined()]
+        } else if !pieces.isEmpty {
+            // Split on the byte: "\r\n" is one Character in Swift.
+            lines = Array(pieces.joined(separator: "\n").utf8).split(separator: 0x0A, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+        if exitStatus, exit == 0 {
+            if let last { exit = last.isTruthy ? 0 : 1 } else { exit = 4 }
+        }
+    }
+
+    /// A printed line with every number in jq 1.6's form (17 significant
+    /// digits), so that literals kept exact compare equal to jq's rounding.
+    /// Integer runs of 17 or more digits inside strings (`tostring` of a big
+    /// id) are rounded the same way.
+    static func canonical(_ line: String) -> String {
+        let text = (try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(line.utf8)))
+            .map { rounded($0).description } ?? line
+        return text.replacing(/[0-9]{17,}/) { match in JSONNumber.jqText(Double(match.output) ?? 0) }
+    }
+
+    private static func rounded(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number(let n): return .number(JSONNumber(n.double))
+        case .array(let a): return .array(a.map(rounded))
+        case .object(let o): return .object(JSONObject(o.map { ($0.key, rounded($0.value)) }))
+        default: return value
+        }
+    }
+}

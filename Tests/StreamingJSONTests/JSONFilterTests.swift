@@ -1,0 +1,151 @@
+import Foundation
+import JSONFilter
+import StreamingJSON
+import Testing
+
+/// The public API of `JSONFilter`: compiling, applying, arguments, errors.
+/// What each construct computes is checked against jq 1.6 by
+/// `JSONFilterDifferentialTests`; these tests cover what the corpus cannot.
+@Suite struct JSONFilterTests {
+    private func json(_ text: String) throws -> JSONValue {
+        try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    private func run(_ filter: String, _ input: String, arguments: [String: JSONValue] = [:]) throws -> [String] {
+        try JSONFilter(filter, arguments: arguments).apply(to: json(input)).map(\.description)
+    }
+
+    @Test func emptyFilterIsIdentity() throws {
+        #expect(try run("", #"{"a":1}"#) == [#"{"a":1}"#])
+        #expect(try run("   ", "[1]") == ["[1]"])
+    }
+
+    @Test func outputsComeInJQOrder() throws {
+        #expect(try run(".[] | select(. > 1), 10", "[1,2,3]") == ["10", "2", "10", "3", "10"])
+        #expect(try run("[.[] | {a: ., b: (1, 2)}]", "[7]") == [#"[{"a":7,"b":1},{"a":7,"b":2}]"#])
+    }
+
+    @Test func numbersPassedThroughKeepTheirText() throws {
+        let big = "123456789012345678901234567890"
+        #expect(try run(".a, .b, .c", #"{"a":\#(big),"b":1.50,"c":1e2}"#) == [big, "1.50", "1e2"])
+        // Arithmetic works on the double value, as in jq.
+        #expect(try run(".b + 0", #"{"b":1.50}"#) == ["1.5"])
+        // Integers too long for a double keep their digits in strings as well.
+        #expect(try run(".a | tostring", #"{"a":\#(big)}"#) == ["\"\(big)\""])
+        #expect(try run(".b | tostring", #"{"b":1.50}"#) == [#""1.5""#])
+    }
+
+    @Test func argumentsAreVariables() throws {
+        let results = try run(#"select(.n > $min) | "\(.n) > \($min) \($name)""#, #"{"n":5}"#,
+                              arguments: ["min": 3, "name": "x"])
+        #expect(results == [#""5 > 3 x""#])
+        let shadowed = try run(". as $min | $min", "9", arguments: ["min": 3])
+        #expect(shadowed == ["9"])
+    }
+
+    @Test func emitStreamsAndCanStopTheFilter() throws {
+        struct Enough: Error {}
+        var seen: [JSONValue] = []
+        #expect(throws: Enough.self) {
+            try JSONFilter("range(1000000)").apply(to: .null) { value in
+                seen.append(value)
+                if seen.count == 3 { throw Enough() }
+            }
+        }
+        #expect(seen == [0, 1, 2])
+    }
+
+    @Test func limitStopsAnInfiniteGenerator() throws {
+        #expect(try run("[limit(3; recurse(. + 1))]", "0") == ["[0,1,2]"])
+        #expect(try run("first(range(10; 1000000000))", "null") == ["10"])
+    }
+
+    @Test(arguments: [
+        ("def f: 1; f", 1, "def"),
+        (".a | foreach .[] as $x (0; 1)", 6, "foreach"),
+        ("label $out | 1", 1, "label"),
+        (".a |= 1", 4, "|="),
+        (".a = 1", 4, "="),
+        (".a //= 1", 4, "//="),
+        ("input", 1, "input/0"),
+        ("map(.) | frobnicate(1)", 10, "frobnicate/1"),
+        ("$nope", 1, "$nope is not defined"),
+        (". as $x | $y", 11, "$y is not defined"),
+        (".a[", 4, "unexpected end of filter"),
+        ("{a:}", 4, "unexpected '}'"),
+        ("\"abc", 1, "unterminated string"),
+        ("@foo", 1, "foo is not a valid format"),
+        ("[1,2", 5, "unexpected end of filter"),
+    ])
+    func compileErrorsNameTheColumn(_ source: String, _ column: Int, _ fragment: String) {
+        do {
+            _ = try JSONFilter(source)
+            Issue.record("\(source) compiled")
+        } catch let error as JSONFilterError {
+            #expect(error.isCompileError)
+            #expect(error.column == column, "\(source): \(error)")
+            #expect(error.message.contains(fragment), "\(source): \(error)")
+            #expect(error.description.hasSuffix("at column \(column)"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func runtimeErrorsCarryJQsMessageAndValue() throws {
+        do {
+            _ = try JSONFilter(".a").apply(to: [1])
+            Issue.record("no error")
+        } catch let error as JSONFilterError {
+            #expect(!error.isCompileError)
+            #expect(error.message == #"Cannot index array with string "a""#)
+            #expect(error.value == .string(error.message))
+        }
+        do {
+            _ = try JSONFilter(#"error({"code": 7})"#).apply(to: .null)
+            Issue.record("no error")
+        } catch let error as JSONFilterError {
+            #expect(error.value == ["code": 7])
+            #expect(error.message.contains("not a string"))
+        }
+        #expect(try run(#"try error({"code": 7}) catch .code"#, "null") == ["7"])
+    }
+
+    @Test func runtimeErrorStopsOnlyThatInput() throws {
+        let filter = try JSONFilter(".[] | 10 / .")
+        var outputs: [JSONValue] = []
+        #expect(throws: JSONFilterError.self) {
+            try filter.apply(to: [2, 0, 5]) { outputs.append($0) }
+        }
+        #expect(outputs == [5])
+        // The filter is reusable after an error.
+        #expect(try filter.apply(to: [5]) == [2])
+    }
+
+    @Test func filterIsSendableAndReusableAcrossThreads() async throws {
+        let filter = try JSONFilter("select(.n % 2 == 0) | .n * 10")
+        let sums = try await withThrowingTaskGroup(of: Double.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var sum = 0.0
+                    for n in 0..<2000 {
+                        for value in try filter.apply(to: ["n": .number(JSONNumber(worker * 2000 + n))]) {
+                            if case .number(let number) = value { sum += number.double }
+                        }
+                    }
+                    return sum
+                }
+            }
+            return try await group.reduce(into: [Double]()) { $0.append($1) }
+        }
+        let evens = (0..<8000).filter { $0 % 2 == 0 }
+        let expected = Double(evens.reduce(0, +) * 10)
+        #expect(sums.reduce(0, +) == expected)
+    }
+
+    @Test func deepInputsDoNotOverflow() throws {
+        var text = String(repeating: "[", count: 400) + "1" + String(repeating: "]", count: 400)
+        #expect(try run("[..] | length", text) == ["401"])
+        text = String(repeating: #"{"a":"#, count: 300) + "1" + String(repeating: "}", count: 300)
+        #expect(try run("[paths] | length", text) == ["300"])
+    }
+}
