@@ -1,0 +1,77 @@
+import ArgumentParser
+import JSONStreamTool
+import Testing
+@testable import jsonstream
+
+/// The command line parsed in process: jq's spellings map onto JSONStreamOptions.
+@Suite("Command line to options")
+struct CommandTests {
+    private func options(_ arguments: [String]) throws -> JSONStreamOptions {
+        let command = try JSONStreamCommand.parseAsRoot(CommandLineSyntax.joiningPairs(arguments))
+        return try #require(command as? JSONStreamCommand).makeOptions()
+    }
+
+    @Test("The first argument is the filter, the rest are files; none means .")
+    func positionals() throws {
+        let parsed = try options([".a", "x.json", "-", "y.json"])
+        #expect(parsed.filter == .text(".a"))
+        #expect(parsed.files == ["x.json", "-", "y.json"])
+        #expect(try options([]).filter == .text("."))
+        let fromFile = try options(["-f", "prog.jq", "x.json"])
+        #expect(fromFile.filter == .file("prog.jq"))
+        #expect(fromFile.files == ["x.json"])
+    }
+
+    @Test("Clustered short flags and jq's long names")
+    func flags() throws {
+        let parsed = try options(["-rSae", "--tab", "--unbuffered", "."])
+        #expect(parsed.rawOutput && parsed.sortKeys && parsed.asciiOutput && parsed.exitStatus)
+        #expect(parsed.tab && parsed.unbuffered)
+        let long = try options(["--raw-output", "--join-output", "--null-input", "--compact-output", "."])
+        #expect(long.rawOutput && long.joinOutput && long.nullInput)
+    }
+
+    @Test("-C and -M: the last one wins; neither leaves the default")
+    func colour() throws {
+        #expect(try options(["-C", "."]).color == true)
+        #expect(try options(["-C", "-M", "."]).color == false)
+        #expect(try options(["-M", "-C", "."]).color == true)
+        #expect(try options(["."]).color == nil)
+    }
+
+    @Test("Two-value options, in any position")
+    func pairs() throws {
+        let parsed = try options(["--arg", "a", "1", ".", "--argjson", "b", "[2]", "f.json", "--split-lines", "10", "out-"])
+        #expect(parsed.stringArguments.map { "\($0.name)=\($0.value)" } == ["a=1"])
+        #expect(parsed.jsonArguments.map { "\($0.name)=\($0.text)" } == ["b=[2]"])
+        #expect(parsed.split == .init(linesPerFile: 10, prefix: "out-"))
+        #expect(parsed.files == ["f.json"])
+    }
+
+    @Test("Input, output, table and report options")
+    func valued() throws {
+        let parsed = try options(["--path", ".data.items", "--input", "array", "--limit", "7", "--on-error", "skip",
+                                  "--output", "pretty", "--indent", "4", "--stats", "--no-progress", "."])
+        #expect(parsed.path == ["data", "items"])
+        #expect(parsed.inputFormat == .array)
+        #expect(parsed.limit == 7)
+        #expect(parsed.errorPolicy == .skip)
+        #expect(parsed.layout == .pretty)
+        #expect(parsed.indent == 4)
+        #expect(parsed.stats)
+        #expect(parsed.progress == false)
+        let table = try options(["--tsv", "--columns", "a,b.c", "."])
+        #expect(table.table == .tsv)
+        #expect(table.columns == ["a", "b.c"])
+    }
+
+    @Test("Refused and malformed options throw (exit 2 in main)")
+    func refused() throws {
+        #expect(throws: (any Error).self) { try options(["-s", "."]) }
+        #expect(throws: (any Error).self) { try options(["--stream", "."]) }
+        #expect(throws: (any Error).self) { try options(["--csv", "--tsv", "."]) }
+        #expect(throws: (any Error).self) { try options(["--split-lines", "ten", "p", "."]) }
+        #expect(throws: (any Error).self) { try options(["--input", "xml", "."]) }
+        #expect(throws: (any Error).self) { try options(["--path", ".[0]", "."]) }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import JSONStreamTool
+import StreamingJSON
+import Testing
+
+/// One case of the jq corpus (`Tests/Fixtures/jq/cases.json`, see its README):
+/// a filter, an input, options, and jq 1.6's stdout and exit status.
+struct CorpusCase: Decodable, Sendable, CustomTestStringConvertible {
+    let name: String
+    let input: String
+    let format: String
+    let path: String?
+    var options: [String]?
+    let filter: String
+    let expected: [String]
+    let exit: Int32
+
+    var testDescription: String { name }
+
+    static let all: [CorpusCase] = {
+        let url = JSONStreamBinary.fixtures.appendingPathComponent("jq/cases.json")
+        guard let data = try? Data(contentsOf: url),
+              let cases = try? JSONDecoder().decode([CorpusCase].self, from: data) else { return [] }
+        return cases
+    }()
+
+    var inputPath: String { JSONStreamBinary.fixture("jq/inputs/" + input) }
+
+    /// The command line that should print what jq printed.
+    var arguments: [String] {
+        var arguments = ["--input", format == "lines" ? "lines" : "array"]
+        if let path { arguments += ["--path", path] }
+        return arguments + (options ?? []) + [filter, inputPath]
+    }
+}
+
+/// The jq corpus through the built binary: the same lines as jq 1.6 (numbers
+/// compared in jq's rounding, the one intended difference) and the same exit
+/// status, but for DESIGN.md's rule that JSON Lines input exits 5 at the end
+/// after any runtime error (jq 1.6 takes the last line's status).
+@Suite("jq corpus (end to end)")
+struct CorpusTests {
+    @Test func corpusIsLoaded() {
+        #expect(CorpusCase.all.count >= 500)
+        #expect(Set(CorpusCase.all.map(\.filter)).count >= 150)
+    }
+
+    @Test(arguments: CorpusCase.all)
+    func matchesJQ(_ corpusCase: CorpusCase) async throws {
+        let run = try await jsonstream(corpusCase.arguments)
+        if corpusCase.options?.contains("-j") == true {
+            try await checkJoined(corpusCase, run)
+        } else {
+            #expect(run.lines.map(canonical) == corpusCase.expected.map(canonical), "stderr: \(run.stderr)")
+        }
+        let linesDifference = corpusCase.format == "lines" && run.status == 5 && corpusCase.exit != 5
+        if !linesDifference {
+            #expect(run.status == corpusCase.exit, "stderr: \(run.stderr)")
+        }
+        if run.status == 0 || run.status == 1 || (run.status == 4 && corpusCase.exit == 4) {
+            #expect(run.stderr.isEmpty)
+        }
+    }
+
+    /// `-j` output has no boundaries to round numbers at: the results are
+    /// taken one per line from a run without `-j` and `-r`; joined as they are,
+    /// they must give our `-j` bytes, and with jq's number forms, jq's.
+    private func checkJoined(_ corpusCase: CorpusCase, _ run: Run) async throws {
+        var separate = corpusCase
+        separate.options = corpusCase.options?.filter { $0 != "-j" && $0 != "-r" }
+        let results = try await jsonstream(separate.arguments).lines
+        func joined(_ form: (String) -> String) -> String {
+            results.map { line in
+                if case .string(let text)? = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) {
+                    return text
+                }
+                return form(line)
+            }.joined()
+        }
+        #expect(run.output == joined { $0 })
+        #expect(joined(canonical) == corpusCase.expected.joined())
+    }
+
+    /// Building only the members a filter reads changes nothing: same bytes
+    /// out, same messages, same status, over every corpus case. (One case at
+    /// a time: they run in this process and would crowd the cooperative pool.)
+    @Test(.serialized, arguments: CorpusCase.all)
+    func projectionIsInvisible(_ corpusCase: CorpusCase) async throws {
+        let full = try InProcess.run(corpusCase, projecting: false)
+        let projected = try InProcess.run(corpusCase, projecting: true)
+        #expect(projected.stdout == full.stdout)
+        #expect(projected.stderr == full.stderr)
+        #expect(projected.status == full.status)
+    }
+}
+
+/// A line with every number in jq 1.6's form (17 significant digits), so that
+/// literals kept exact compare equal to jq's rounding; integer runs of 17 or
+/// more digits inside strings (`tostring` of a big id) are rounded the same way.
+func canonical(_ line: String) -> String {
+    let text = (try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(line.utf8))).map { rounded($0).description } ?? line
+    return text.replacing(/[0-9]{17,}/) { match in JSONNumber.jqText(Double(match.output) ?? 0) }
+}
+
+private func rounded(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .number(let number): return .number(JSONNumber(number.double))
+    case .array(let array): return .array(array.map(rounded))
+    case .object(let object): return .object(JSONObject(object.map { ($0.key, rounded($0.value)) }))
+    default: return value
+    }
+}
+
+/// `runJSONStream` in this process, with stdout and stderr sent to files.
+enum InProcess {
+    struct Result {
+        var stdout: Data
+        var stderr: String
+        var status: JSONStreamTool.ExitStatus
+    }
+
+    static func run(_ corpusCase: CorpusCase, projecting: Bool) throws -> Result {
+        var options = JSONStreamOptions()
+        options.filter = .text(corpusCase.filter)
+        options.files = [corpusCase.inputPath]
+        options.inputFormat = corpusCase.format == "lines" ? .lines : .array
+        if let path = corpusCase.path { options.path = try CommandLineSyntax.keyPath(path) }
+        var flags = (corpusCase.options ?? [])[...]
+        while let flag = flags.popFirst() {
+            switch flag {
+            case "-r": options.rawOutput = true
+            case "-j": options.joinOutput = true
+            case "-a": options.asciiOutput = true
+            case "-S": options.sortKeys = true
+            case "-e": options.exitStatus = true
+            case "--arg": options.stringArguments.append((flags.removeFirst(), flags.removeFirst()))
+            case "--argjson": options.jsonArguments.append((flags.removeFirst(), flags.removeFirst()))
+            default: Issue.record("unknown option \(flag)")
+            }
+        }
+        options.projectsInput = projecting
+        return try run(options)
+    }
+
+    static func run(_ options: JSONStreamOptions) throws -> Result {
+        let directory = try TemporaryDirectory()
+        let out = open(directory.path("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let err = open(directory.path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let status = runJSONStream(options, streams: StandardStreams(input: -1, output: out, error: err))
+        close(out)
+        close(err)
+        return Result(stdout: try Data(contentsOf: URL(fileURLWithPath: directory.path("stdout"))),
+                      stderr: try String(contentsOfFile: directory.path("stderr"), encoding: .utf8),
+                      status: status)
+    }
+}

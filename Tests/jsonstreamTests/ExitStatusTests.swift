@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// Every exit status of the built binary (jq 1.6's), and what goes with it on
+/// stdout and stderr.
+@Suite("Exit statuses (end to end)")
+struct ExitStatusTests {
+    @Test("0: results written, nothing on stderr")
+    func success() async throws {
+        let run = try await jsonstream([".id", JSONStreamBinary.fixture("jq/inputs/beers.json")])
+        #expect(run.status == 0)
+        #expect(run.lines == (1...20).map(String.init))
+        #expect(run.stderr.isEmpty)
+    }
+
+    @Test("1: -e and the last result is false or null")
+    func lastResultFalse() async throws {
+        let falseLast = try await jsonstream(["-e", ".available"], input: #"[{"available":true},{"available":false}]"#)
+        #expect(falseLast.status == 1)
+        #expect(falseLast.lines == ["true", "false"])
+        let nullLast = try await jsonstream(["-e", ".x"], input: #"[{"x":1},{}]"#)
+        #expect(nullLast.status == 1)
+        let truthyLast = try await jsonstream(["-e", ".x"], input: #"[{},{"x":0}]"#)
+        #expect(truthyLast.status == 0)
+    }
+
+    @Test("2: unknown option, missing option value, bad --argjson, bad --indent")
+    func usageErrors() async throws {
+        for arguments in [["--frobnicate", "."], ["--arg", "x"], ["--argjson", "x", "{", "."], ["--indent", "8", "."],
+                          ["--limit", "-1", "."], ["--columns", "a", "."]] {
+            let run = try await jsonstream(arguments, input: "[]")
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.hasPrefix("jsonstream: error: "), "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
+    @Test("2: an unreadable file is reported, the other files are still read")
+    func unreadableFile() async throws {
+        let directory = try TemporaryDirectory()
+        let good = try directory.file("good.json", "[1,2]")
+        let run = try await jsonstream([".", directory.path("missing.json"), good, directory.url.path])
+        #expect(run.status == 2)
+        #expect(run.lines == ["1", "2"])
+        #expect(run.stderr.contains("Could not open \(directory.path("missing.json")): No such file or directory"))
+        #expect(run.stderr.contains("Could not open \(directory.url.path): Is a directory"))
+    }
+
+    @Test("3: a filter that does not compile names the column, before any input is read")
+    func compileError() async throws {
+        // stdin stays open and empty: the run must not wait for it.
+        let live = try LiveRun([".a | foo(1)"])
+        let (status, stderr) = try await live.finish()
+        #expect(status == 3)
+        #expect(stderr.contains("column 6"), "\(stderr)")
+        #expect(stderr.contains("^"))
+        #expect(try await live.readLine() == nil)
+    }
+
+    @Test("3: -f FILE holding a bad filter; 2 when the file is missing")
+    func filterFile() async throws {
+        let directory = try TemporaryDirectory()
+        let bad = try directory.file("bad.jq", ".a |\n  ]")
+        let run = try await jsonstream(["-f", bad], input: "[]")
+        #expect(run.status == 3)
+        #expect(run.stderr.contains("line 2"), "\(run.stderr)")
+        let missing = try await jsonstream(["-f", directory.path("none.jq")], input: "[]")
+        #expect(missing.status == 2)
+    }
+
+    @Test("4: an array with a syntax error: results so far, then file:line:column and element")
+    func arraySyntaxError() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("broken.json", "[\n{\"a\":1},\n{\"a\":2},\n{\"a\":x}\n]")
+        let run = try await jsonstream([".a", file])
+        #expect(run.status == 4)
+        #expect(run.lines == ["1", "2"])
+        #expect(run.stderr.contains("\(file):4:6, element 2"), "\(run.stderr)")
+        #expect(run.stderr.contains("Unexpected character 'x'"))
+    }
+
+    @Test("4: a malformed JSON Lines value stops the input there")
+    func linesSyntaxError() async throws {
+        let run = try await jsonstream(["."], input: "1\n2\n{x\n3\n")
+        #expect(run.status == 4)
+        #expect(run.lines == ["1", "2"])
+        #expect(run.stderr.contains("<stdin>:3:2, element 2"), "\(run.stderr)")
+    }
+
+    @Test("4: an element over a limit in JSON Lines is reported, the rest is read")
+    func linesElementOverLimit() async throws {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let run = try await jsonstream(["-c", "."], input: "1\n\(deep)\n2\n")
+        #expect(run.status == 4)
+        #expect(run.lines == ["1", "2"])
+        #expect(run.stderr.contains("Nesting deeper than 512"), "\(run.stderr)")
+    }
+
+    @Test("4: -e and no result at all (jq 1.6); 0 when there was no input")
+    func noResult() async throws {
+        #expect(try await jsonstream(["-e", "select(.x)"], input: "[{},{}]").status == 4)
+        #expect(try await jsonstream(["-e", "."], input: "[]").status == 4)
+        #expect(try await jsonstream(["-e", "."], input: "").status == 0)
+    }
+
+    @Test("5: a runtime error stops an array at that element")
+    func arrayRuntimeError() async throws {
+        let run = try await jsonstream([".a + 1"], input: "[{\"a\":1},\n{\"a\":\"s\"},\n{\"a\":3}]")
+        #expect(run.status == 5)
+        #expect(run.lines == ["2"])
+        #expect(run.stderr.contains("<stdin>:2:1, element 1"), "\(run.stderr)")
+        #expect(run.stderr.contains(#"string ("s") and number (1) cannot be added"#))
+    }
+
+    @Test("5: JSON Lines reports a runtime error and goes on, exit 5 at the end")
+    func linesRuntimeError() async throws {
+        let run = try await jsonstream([".a + 1"], input: "{\"a\":1}\n{\"a\":\"s\"}\n{\"a\":3}\n")
+        #expect(run.status == 5)
+        #expect(run.lines == ["2", "4"])
+        #expect(run.stderr.contains("<stdin>:2:1, element 1"), "\(run.stderr)")
+    }
+
+    @Test("2 wins over 4 and 5; a failed file does not stop the next")
+    func precedence() async throws {
+        let directory = try TemporaryDirectory()
+        let failing = try directory.file("a.json", #"[{"a":"s"}]"#)
+        let run = try await jsonstream([".a + 1", failing, directory.path("missing.json")])
+        #expect(run.status == 2)
+    }
+}

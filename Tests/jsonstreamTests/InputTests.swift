@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// Where elements come from: stdin, files, several files, `--path`,
+/// `--input`, `-n`, and what `--on-error skip` does with bad ones.
+@Suite("Inputs (end to end)")
+struct InputTests {
+    @Test("stdin when there is no file, and for -")
+    func standardInput() async throws {
+        #expect(try await jsonstream([".a"], input: #"[{"a":1},{"a":2}]"#).lines == ["1", "2"])
+        #expect(try await jsonstream([".a", "-"], input: #"[{"a":1},{"a":2}]"#).lines == ["1", "2"])
+        #expect(try await jsonstream([], input: "[1,[2]]").lines == ["1", "[2]"])  // the filter defaults to .
+    }
+
+    @Test("stdin redirected from a regular file")
+    func standardInputFromFile() async throws {
+        let run = try await jsonstream([".name"], stdinPath: JSONStreamBinary.fixture("jq/inputs/beers.json"))
+        #expect(run.status == 0)
+        #expect(run.lines.count == 20)
+        #expect(run.lines.first == "\"Hoppy Trails\"")
+    }
+
+    @Test("several files are read in turn, - among them")
+    func severalFiles() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try directory.file("1.json", "[1,2]")
+        let second = try directory.file("2.jsonl", "3\n4\n")
+        let run = try await jsonstream([".", first, "-", second], input: "[\"stdin\"]")
+        #expect(run.status == 0)
+        #expect(run.lines == ["1", "2", "\"stdin\"", "3", "4"])
+    }
+
+    @Test("array and JSON Lines give what jq gives with .[] | F and F")
+    func formats() async throws {
+        let lines = try await jsonstream(["-c", ".user.name?"], stdinPath: JSONStreamBinary.fixture("jq/inputs/lines.jsonl"))
+        #expect(lines.status == 0)
+        #expect(lines.lines.prefix(3) == ["null", "null", "\"alice\""])
+        // A file that starts with '[' but is read as lines: the array is one value.
+        let wholeArray = try await jsonstream(["--input", "lines", "length"], input: "[1,2,3]\n[4]\n")
+        #expect(wholeArray.lines == ["3", "1"])
+        // --input array refuses a root that is not an array.
+        let notArray = try await jsonstream(["--input", "array", "."], input: #"{"a":1}"#)
+        #expect(notArray.status == 4)
+        #expect(notArray.stderr.contains("Expected an array at the root but found an object"), "\(notArray.stderr)")
+    }
+
+    @Test("--path streams a nested array")
+    func path() async throws {
+        let twitter = JSONStreamBinary.fixture("nativejson/twitter.json")
+        let run = try await jsonstream(["--path", ".statuses", "-r", ".user.screen_name"], stdinPath: twitter)
+        #expect(run.status == 0)
+        #expect(run.lines.count == 100)
+        #expect(run.lines.prefix(2) == ["ayuu0123", "yuttari1998"])
+        let quoted = try await jsonstream(["--path", #".["a b"].c"#, "."], input: #"{"x":0,"a b":{"c":[1,2]}}"#)
+        #expect(quoted.lines == ["1", "2"])
+        let missing = try await jsonstream(["--path", ".nope", "."], input: #"{"a":[]}"#)
+        #expect(missing.status == 4)
+        #expect(missing.stderr.contains("No array at path .nope"), "\(missing.stderr)")
+        let index = try await jsonstream(["--path", ".[0]", "."], input: "[]")
+        #expect(index.status == 2)
+    }
+
+    @Test("-n runs the filter once on null and reads nothing")
+    func nullInput() async throws {
+        let live = try LiveRun(["-n", "1, \"two\", [3]"])
+        #expect(try await live.readLine() == "1")
+        #expect(try await live.readLine() == "\"two\"")
+        #expect(try await live.readLine() == "[3]")
+        #expect(try await live.finish().status == 0)  // stdin was never closed
+    }
+
+    @Test("--arg, --argjson, --rawfile, --slurpfile")
+    func arguments() async throws {
+        let directory = try TemporaryDirectory()
+        let text = try directory.file("text.txt", "hello\n")
+        let values = try directory.file("values.json", "1 [2] {\"x\":3}")
+        let run = try await jsonstream(["-n", "-c", "--arg", "s", "-5", "--argjson", "j", #"{"k":[1]}"#,
+                                  "--rawfile", "r", text, "--slurpfile", "v", values, "[$s, $j, $r, $v]"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines == [#"["-5",{"k":[1]},"hello\n",[1,[2],{"x":3}]]"#])
+    }
+
+    @Test("--on-error skip: each bad element reported with its index and position, summary, exit 0")
+    func skip() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("events.jsonl", """
+            {"n":1}
+            {"n":"two"}
+            {"n":3}
+            {"n":}
+            {"n":5}
+            not json
+            {"n":7}
+
+            """)
+        let run = try await jsonstream(["--on-error", "skip", ".n + 1", file])
+        #expect(run.status == 0)
+        #expect(run.lines == ["2", "4", "6", "8"])
+        let messages = run.stderr.split(separator: "\n").map(String.init)
+        #expect(messages.count == 4, "\(run.stderr)")
+        #expect(messages[0].hasPrefix("jsonstream: skipped (at \(file):2:1, element 1): string (\"two\")"), "\(messages[0])")
+        // Syntax errors point at the offending byte.
+        #expect(messages[1].contains("\(file):4:6, element 3"), "\(messages[1])")
+        #expect(messages[2].contains("\(file):6:2, element 5"), "\(messages[2])")
+        #expect(messages[3] == "jsonstream: 3 of 7 elements skipped")
+    }
+
+    @Test("--on-error skip on an array: the syntax error ends that file, exit 0")
+    func skipArraySyntaxError() async throws {
+        let directory = try TemporaryDirectory()
+        let broken = try directory.file("broken.json", #"[{"a":1},{"a":"x"},{"a":"#)
+        let good = try directory.file("good.json", #"[{"a":10}]"#)
+        let run = try await jsonstream(["--on-error", "skip", ".a + 1", broken, good])
+        #expect(run.status == 0)
+        #expect(run.lines == ["2", "11"])
+        #expect(run.stderr.contains("element 1"))
+        #expect(run.stderr.contains("element 2"))
+        #expect(run.stderr.contains("2 of 4 elements skipped"), "\(run.stderr)")
+    }
+}

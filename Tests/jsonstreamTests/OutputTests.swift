@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+/// How results are written: jq's output options, `--output`, CSV/TSV,
+/// `--count`, `--split-lines`, `--stats`, `--progress`.
+@Suite("Output (end to end)")
+struct OutputTests {
+    static let input = #"[{"b":"x/é","a":[1,{"c":null}]},{"b":"tab\there","a":[]}]"#
+
+    @Test("Compact by default; -c accepted")
+    func compact() async throws {
+        let expected = [#"{"b":"x/é","a":[1,{"c":null}]}"#, #"{"b":"tab\there","a":[]}"#]
+        #expect(try await jsonstream(["."], input: Self.input).lines == expected)
+        #expect(try await jsonstream(["-c", "."], input: Self.input).lines == expected)
+    }
+
+    @Test("-r, -j, -a, -S as jq prints them")
+    func jqOptions() async throws {
+        #expect(try await jsonstream(["-r", ".b"], input: Self.input).output == "x/é\ntab\there\n")
+        #expect(try await jsonstream(["-j", ".b, .a"], input: Self.input).output == "x/é[1,{\"c\":null}]tab\there[]")
+        #expect(try await jsonstream(["-a", ".b"], input: Self.input).lines == [#""x/\u00e9""#, #""tab\there""#])
+        // jq 1.6 prints -r -a strings quoted and escaped.
+        #expect(try await jsonstream(["-r", "-a", ".b"], input: Self.input).lines.first == #""x/\u00e9""#)
+        #expect(try await jsonstream(["-S", "."], input: Self.input).lines.first == #"{"a":[1,{"c":null}],"b":"x/é"}"#)
+    }
+
+    @Test("--tab, --indent N and --output pretty indent like jq")
+    func pretty() async throws {
+        let object = #"[{"a":[1,{}],"b":{"c":[]}}]"#
+        #expect(try await jsonstream(["--output", "pretty", "."], input: object).output
+            == "{\n  \"a\": [\n    1,\n    {}\n  ],\n  \"b\": {\n    \"c\": []\n  }\n}\n")
+        #expect(try await jsonstream(["--indent", "3", ".b"], input: object).output == "{\n   \"c\": []\n}\n")
+        #expect(try await jsonstream(["--tab", ".b"], input: object).output == "{\n\t\"c\": []\n}\n")
+        #expect(try await jsonstream(["--indent", "0", ".b"], input: object).output == "{\"c\":[]}\n")
+    }
+
+    @Test("-C colours as jq 1.6; -M and the default (not a terminal) do not")
+    func colors() async throws {
+        let colored = try await jsonstream(["-C", "."], input: #"[{"a":[1,"s",null,true]}]"#).output
+        #expect(colored == "\u{1B}[1;39m{\u{1B}[0m\u{1B}[34;1m\"a\"\u{1B}[0m\u{1B}[1;39m:\u{1B}[0m\u{1B}[1;39m[\u{1B}[0;39m1\u{1B}[0m\u{1B}[1;39m,\u{1B}[0;32m\"s\"\u{1B}[0m\u{1B}[1;39m,\u{1B}[1;30mnull\u{1B}[0m\u{1B}[1;39m,\u{1B}[0;39mtrue\u{1B}[0m\u{1B}[1;39m\u{1B}[1;39m]\u{1B}[0m\u{1B}[1;39m\u{1B}[1;39m}\u{1B}[0m\n")
+        #expect(try await jsonstream(["-C", "-M", "."], input: "[1]").output == "1\n")
+        #expect(try await jsonstream(["."], input: "[1]").output == "1\n")
+    }
+
+    @Test("--output array writes one valid JSON array, also when empty or pretty")
+    func arrayOutput() async throws {
+        #expect(try await jsonstream(["--output", "array", ".b"], input: Self.input).output == "[\n\"x/é\",\n\"tab\\there\"\n]\n")
+        #expect(try await jsonstream(["--output", "array", "empty"], input: Self.input).output == "[]\n")
+        #expect(try await jsonstream(["--output", "array", "--indent", "2", ".a"], input: Self.input).output
+            == "[\n  [\n    1,\n    {\n      \"c\": null\n    }\n  ],\n  []\n]\n")
+        let refused = try await jsonstream(["--output", "array", "-r", "."], input: "[]")
+        #expect(refused.status == 2)
+    }
+
+    @Test("CSV: header from the first object, RFC 4180 quoting, UTF-8 kept, nested values as JSON")
+    func csv() async throws {
+        let input = #"""
+            [{"id":1,"name":"Plain","note":"a, b","n":1.50},
+             {"id":2,"name":"Quote \"q\"","note":"line\nbreak\r\nend","n":null},
+             {"id":3,"name":"Ünïcödé 🍺","note":{"x":[1,"y,z"]},"n":true},
+             {"name":"missing id","extra":1}]
+            """#
+        let run = try await jsonstream(["--csv", "."], input: input)
+        #expect(run.status == 0)
+        #expect(run.output == """
+            id,name,note,n
+            1,Plain,"a, b",1.50
+            2,"Quote ""q""\","line
+            break\r
+            end",
+            3,Ünïcödé 🍺,"{""x"":[1,""y,z""]}",true
+            ,missing id,,
+
+            """)
+    }
+
+    @Test("CSV with --columns: dotted paths, array indexes, header even without rows")
+    func csvColumns() async throws {
+        let input = #"[{"id":1,"brewery":{"city":"Zürich"},"tags":["a","b"]},{"id":2}]"#
+        let run = try await jsonstream(["--csv", "--columns", "id,brewery.city,tags.1,nope", "."], input: input)
+        #expect(run.output == "id,brewery.city,tags.1,nope\n1,Zürich,b,\n2,,,\n")
+        #expect(try await jsonstream(["--csv", "--columns", "a,b", "empty"], input: "[1]").output == "a,b\n")
+        // Arrays are rows as they are, as with @csv.
+        #expect(try await jsonstream(["--csv", "[.id, .brewery.city]"], input: input).output == "1,Zürich\n2,\n")
+    }
+
+    @Test("TSV escapes tab, newline, CR and backslash as jq's @tsv")
+    func tsv() async throws {
+        let run = try await jsonstream(["--tsv", "{a, b}"], input: #"[{"a":"t\tn\nr\rs\\","b":"ok"}]"#)
+        #expect(run.output == "a\tb\nt\\tn\\nr\\rs\\\\\tok\n")
+    }
+
+    @Test("A result that cannot be a row is a runtime error of its element")
+    func csvScalar() async throws {
+        let run = try await jsonstream(["--csv", ".a"], input: #"[{"a":[1]},{"a":"s"},{"a":[2]}]"#)
+        #expect(run.status == 5)
+        #expect(run.output == "1\n")
+        #expect(run.stderr.contains("cannot write string"), "\(run.stderr)")
+    }
+
+    @Test("--count prints only the number of results")
+    func count() async throws {
+        let run = try await jsonstream(["--count", "select(.abv > 6)"], stdinPath: JSONStreamBinary.fixture("jq/inputs/beers.json"))
+        #expect(run.status == 0)
+        let beers = try await jsonstream([".abv"], stdinPath: JSONStreamBinary.fixture("jq/inputs/beers.json"))
+        #expect(run.lines == [String(beers.lines.filter { (Double($0) ?? 0) > 6 }.count)])
+        #expect(try await jsonstream(["--count", "empty"], input: "[1,2]").lines == ["0"])
+    }
+
+    @Test("--split-lines N PREFIX writes numbered JSON Lines files of N results")
+    func splitLines() async throws {
+        let directory = try TemporaryDirectory()
+        let prefix = directory.path("part-")
+        let run = try await jsonstream(["--split-lines", "3", prefix, ".id"], stdinPath: JSONStreamBinary.fixture("jq/inputs/beers.json"))
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(files == (0..<7).map { "part-0000\($0).jsonl" })
+        #expect(try String(contentsOfFile: prefix + "00000.jsonl", encoding: .utf8) == "1\n2\n3\n")
+        #expect(try String(contentsOfFile: prefix + "00006.jsonl", encoding: .utf8) == "19\n20\n")
+        let none = try await jsonstream(["--split-lines", "3", directory.path("none-"), "empty"], input: "[1]")
+        #expect(none.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("none-00000.jsonl")))
+        let unwritable = try await jsonstream(["--split-lines", "3", directory.path("no/such/dir/p-"), "."], input: "[1]")
+        #expect(unwritable.status == 2)
+    }
+
+    @Test("--stats: elements in/out/skipped, bytes, MB/s, peak memory on stderr")
+    func stats() async throws {
+        let run = try await jsonstream(["--stats", "--on-error", "skip", ".a + 1"], input: #"[{"a":1},{"a":"x"},{"a":2}]"#)
+        #expect(run.lines == ["2", "3"])
+        let line = try #require(run.stderr.split(separator: "\n").last.map(String.init))
+        #expect(line.hasPrefix("jsonstream: stats: 3 elements in, 2 results out, 1 skipped; 27 B in "), "\(line)")
+        #expect(line.contains(" MB/s); peak memory "))
+        #expect(line.hasSuffix(" MiB"))
+    }
+
+    @Test("--progress on a pipe draws nothing but still lets the output through; --no-progress")
+    func progress() async throws {
+        let run = try await jsonstream(["--progress", ".a"], input: #"[{"a":1}]"#)
+        #expect(run.status == 0)
+        #expect(run.lines == ["1"])
+        #expect(!run.stderr.contains("\n"))  // at most a line redrawn in place, then erased
+        #expect(try await jsonstream(["--no-progress", ".a"], input: #"[{"a":1}]"#).stderr.isEmpty)
+    }
+
+    @Test("-s and --stream are refused with the reason and what to use instead")
+    func refused() async throws {
+        let slurp = try await jsonstream(["-s", "."], input: "[1]")
+        #expect(slurp.status == 2)
+        #expect(slurp.stdout.isEmpty)
+        #expect(slurp.stderr.contains("--slurp is not supported"))
+        #expect(slurp.stderr.contains("jq -s"))
+        let stream = try await jsonstream(["--stream", "."], input: "[1]")
+        #expect(stream.status == 2)
+        #expect(stream.stderr.contains("jsonstream always streams"))
+    }
+
+    @Test("--help shows examples and exit statuses; --version")
+    func help() async throws {
+        let help = try await jsonstream(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("EXAMPLES"))
+        #expect(help.output.contains("EXIT STATUS"))
+        #expect(help.output.contains("--split-lines <n> <prefix>"))
+        let version = try await jsonstream(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("jsonstream "))
+    }
+}

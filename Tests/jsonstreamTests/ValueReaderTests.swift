@@ -1,0 +1,168 @@
+import Foundation
+import StreamingJSON
+import Testing
+
+/// `_ValueReader` and `_ValueBuilder`, the StreamingJSON side of jsonstream:
+/// the same values as `JSONElements<JSONValue>`, indexes, positions, the two
+/// kinds of errors, and projection.
+@Suite("Value reader")
+struct ValueReaderTests {
+    private func reader(_ text: String, format: JSONStreamFormat = .auto, path: [String] = [],
+                        maxElementBytes: Int? = nil) throws -> (_ValueReader, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("input.json", text)
+        return (try _ValueReader(contentsOfFile: file, format: format, path: path, maxElementBytes: maxElementBytes), directory)
+    }
+
+    private func values(_ reader: _ValueReader) -> [JSONValue] {
+        var values: [JSONValue] = []
+        while case .value(let value) = reader.next() { values.append(value) }
+        return values
+    }
+
+    @Test("Same values as JSONElements<JSONValue> on every fixture, key order and literals kept")
+    func sameValues() throws {
+        for (fixture, path) in [("jq/inputs/beers.json", [String]()), ("jq/inputs/mixed.json", []),
+                                ("jq/inputs/nested.json", []), ("jq/inputs/scalars.json", []),
+                                ("jq/inputs/lines.jsonl", []), ("nativejson/twitter.json", ["statuses"])] {
+            let url = JSONStreamBinary.fixtures.appendingPathComponent(fixture)
+            let format: JSONStreamFormat = path.isEmpty ? .auto : .array
+            var expected: [JSONValue] = []
+            try StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path, format: format)
+                .forEach { expected.append($0) }
+            let reader = try _ValueReader(contentsOfFile: url.path, format: format, path: path)
+            let actual = values(reader)
+            #expect(actual.count == expected.count, "\(fixture)")
+            // Byte-identical when printed: same key order, same number text.
+            #expect(actual.map(\.description) == expected.map(\.description), "\(fixture)")
+        }
+    }
+
+    @Test("Repeated keys: the last value at the first key's place, as jq")
+    func repeatedKeys() throws {
+        let (reader, _) = try self.reader(#"[{"a":1,"b":2,"a":3}, {"x":{"k":1,"k":[2]}}]"#)
+        #expect(values(reader).map(\.description) == [#"{"a":3,"b":2}"#, #"{"x":{"k":[2]}}"#])
+    }
+
+    @Test("Objects with many members keep order and lookups")
+    func largeObject() throws {
+        let members = (0..<100).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let (reader, _) = try self.reader("[{\(members),\"k5\":\"last\"}]")
+        guard case .value(.object(let object)) = reader.next() else { Issue.record("no object"); return }
+        #expect(object.count == 100)
+        #expect(object.keys.first == "k0")
+        #expect(object["k5"] == "last")
+        #expect(object["k99"] == 99)
+    }
+
+    @Test("Index and starting line:column of each element")
+    func positions() throws {
+        let (reader, _) = try self.reader("[\n  {\"a\":1},\n  [2],\n\"x\"]")
+        var seen: [String] = []
+        while case .value = reader.next() {
+            let position = try #require(reader.elementPosition())
+            seen.append("\(reader.index)@\(position.line):\(position.column)")
+        }
+        #expect(seen == ["0@2:3", "1@3:3", "2@4:1"])
+    }
+
+    @Test("A malformed JSON Lines value is an element error; the next line is read")
+    func elementError() throws {
+        let (reader, _) = try self.reader("1\n{oops\n3\n")
+        guard case .value(1) = reader.next() else { Issue.record("first"); return }
+        guard case .elementError(let error, let isLimit) = reader.next() else { Issue.record("error"); return }
+        #expect(!isLimit)
+        #expect(reader.index == 1)
+        #expect((error.line, error.column) == (2, 2))
+        guard case .value(3) = reader.next() else { Issue.record("third"); return }
+        #expect(reader.index == 2)
+        guard case .end = reader.next() else { Issue.record("end"); return }
+    }
+
+    @Test("An element over a limit is an element error marked as a limit")
+    func limits() throws {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let (lines, _) = try self.reader("1\n\(deep)\n2\n")
+        _ = lines.next()
+        guard case .elementError(let error, let isLimit) = lines.next() else { Issue.record("depth"); return }
+        #expect(isLimit)
+        #expect(error.message.hasPrefix("Nesting deeper than 512"))
+        guard case .value(2) = lines.next() else { Issue.record("after"); return }
+
+        let (sized, _) = try self.reader(#"[1,"a long string, longer than the limit",2]"#, maxElementBytes: 10)
+        _ = sized.next()
+        guard case .elementError(_, let over) = sized.next() else { Issue.record("size"); return }
+        #expect(over)
+        guard case .value(2) = sized.next() else { Issue.record("after size"); return }
+    }
+
+    @Test("A syntax error in an array ends the input; elements before it came out")
+    func syntaxError() throws {
+        let (reader, _) = try self.reader("[1,\n2,\n]")
+        #expect(values(reader) == [1, 2])
+        // `values` stopped at the error; it is reported once, then the end.
+        let (again, _) = try self.reader("[1,\n2,\n]")
+        _ = again.next()
+        _ = again.next()
+        guard case .syntaxError(let error) = again.next() else { Issue.record("no syntax error"); return }
+        #expect((error.line, error.column) == (3, 1))
+        #expect(again.index + 1 == 2)
+        guard case .end = again.next() else { Issue.record("not the end"); return }
+    }
+
+    @Test("The root is not an array: a syntax error, not a crash")
+    func notAnArray() throws {
+        let (reader, _) = try self.reader(#"{"a":1}"#, format: .array)
+        guard case .syntaxError(let error) = reader.next() else { Issue.record("accepted"); return }
+        #expect(error.message.contains("Expected an array at the root"))
+    }
+
+    @Test("A missing file and a directory throw POSIX errors")
+    func openErrors() throws {
+        let directory = try TemporaryDirectory()
+        #expect(throws: POSIXError.self) { try _ValueReader(contentsOfFile: directory.path("none"), format: .auto, path: []) }
+        #expect(throws: POSIXError.self) { try _ValueReader(contentsOfFile: directory.url.path, format: .auto, path: []) }
+    }
+
+    @Test("Size is known for files; bytesRead reaches it")
+    func sizes() throws {
+        let text = "[1,2,3]"
+        let (reader, _) = try self.reader(text)
+        #expect(reader.size == UInt64(text.utf8.count))
+        _ = values(reader)
+        #expect(reader.bytesRead == UInt64(text.utf8.count))
+        #expect(reader.isArray == true)
+    }
+
+    @Test("Projection: only the named members of object elements; other values whole")
+    func projection() throws {
+        let (reader, _) = try self.reader(#"[{"a":1,"b":{"x":[1,2]},"c":"s","a":4}, [1,{"b":2}], "t", {"c":{"d":1}}]"#)
+        reader.projection = _Projection(["a", "c"])
+        #expect(values(reader).map(\.description) == [#"{"a":4,"c":"s"}"#, #"[1,{"b":2}]"#, #""t""#, #"{"c":{"d":1}}"#])
+    }
+
+    @Test("The hook before a blocking read runs for a pipe")
+    func blockingReadHook() throws {
+        let pipe = Pipe()
+        final class Counter: @unchecked Sendable { var calls = 0 }
+        let counter = Counter()
+        let reader = _ValueReader(descriptor: pipe.fileHandleForReading.fileDescriptor, format: .jsonLines, path: [],
+                                  beforeBlockingRead: { counter.calls += 1 })
+        #expect(reader.size == nil)
+        let writer = dup(pipe.fileHandleForWriting.fileDescriptor)
+        try pipe.fileHandleForWriting.close()
+        _ = "1\n".withCString { write(writer, $0, 2) }
+        guard case .value(1) = reader.next() else { Issue.record("first"); return }
+        let before = counter.calls
+        // Nothing is written yet: the reader will have to wait, so it calls the hook first.
+        let later = Thread {
+            usleep(200_000)
+            _ = "2\n".withCString { write(writer, $0, 2) }
+            close(writer)
+        }
+        later.start()
+        guard case .value(2) = reader.next() else { Issue.record("second"); return }
+        #expect(counter.calls > before)
+        guard case .end = reader.next() else { Issue.record("end"); return }
+    }
+}
