@@ -18,12 +18,14 @@ extension JSONStreamRun {
     func read(_ file: String) throws -> Bool {
         let name = file == "-" ? "<stdin>" : file
         let reader: _ValueReader
+        let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         if file == "-" {
             reader = _ValueReader(descriptor: streams.input, format: streamFormat, path: options.path,
-                                  beforeBlockingRead: { [unowned self] in self.flushBeforeBlockingRead() })
+                                  beforeBlockingRead: flush)
         } else {
             do {
-                reader = try _ValueReader(contentsOfFile: file, format: streamFormat, path: options.path)
+                reader = try _ValueReader(contentsOfFile: file, format: streamFormat, path: options.path,
+                                          beforeBlockingRead: flush)
             } catch {
                 inputUnreadable = true
                 say("jsonstream: error: Could not open \(file): \(reason(error))")

@@ -14,7 +14,7 @@ package struct StandardStreams: Sendable {
     package var error: Int32
     /// Colour and per-result flushing follow stdout being a terminal.
     package var outputIsTerminal: Bool
-    /// The progress bar is on by default only when stderr is a terminal.
+    /// The progress bar is on by default only when stderr is a terminal (and stdout is not).
     package var errorIsTerminal: Bool
     /// `NO_COLOR` set (and not empty): no colour unless `-C`.
     package var noColor: Bool
@@ -214,7 +214,9 @@ final class JSONStreamRun {
 
     func execute() -> ExitStatus {
         let files = options.files.isEmpty ? ["-"] : options.files
-        if options.progress ?? (streams.errorIsTerminal && !options.nullInput) {
+        // By default only where it is seen and does not get in the way: stderr
+        // a terminal, stdout not the same screen (results would break the line).
+        if options.progress ?? (streams.errorIsTerminal && !streams.outputIsTerminal && !options.nullInput) {
             let total = options.nullInput ? nil : totalSize(of: files)
             if options.progress == true || total != nil {
                 progress = ProgressMeter(diagnostics: diagnostics, totalBytes: total, start: start)
@@ -333,6 +335,7 @@ final class JSONStreamRun {
         } else {
             exitRule.result(isFalseOrNull: !result.isTruthy)
         }
+        if sink.flushesEachResult, streams.outputIsTerminal { progress?.clear() }
         try sink.resultEnded()
         if let split { try split.resultWritten(to: sink) }
         if let limit = options.limit, counters.resultsOut >= limit { throw Stop.limitReached }

@@ -121,8 +121,10 @@ final class ProgressMeter {
     private let start: Double
     private var lastDraw: Double
     private var drawn = false
-    /// Redraws per second, at most.
+    /// Seconds between redraws, at least.
     private static let interval = 0.25
+    /// Characters in the bar.
+    private static let barWidth = 20
 
     init(diagnostics: Diagnostics, totalBytes: UInt64?, start: Double) {
         self.diagnostics = diagnostics
@@ -143,17 +145,19 @@ final class ProgressMeter {
     private func draw(bytes: UInt64, elements: Int, now: Double) {
         let seconds = now - start
         let rate = seconds > 0 ? Double(bytes) / seconds : 0
-        var line = "\r\u{1B}[K" + byteSize(bytes)
+        var line = "\r\u{1B}[K"
         if let totalBytes, totalBytes > 0 {
             let fraction = min(1, Double(bytes) / Double(totalBytes))
-            line += " / " + byteSize(totalBytes) + "  " + fixed(fraction * 100, 0) + "%"
+            let filled = Int(fraction * Double(Self.barWidth))
+            line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: Self.barWidth - filled) + "] "
+            line += byteSize(bytes) + " / " + byteSize(totalBytes) + "  " + fixed(fraction * 100, 0) + "%"
             line += "  " + fixed(rate / 1e6, 1) + " MB/s  " + grouped(elements) + " elements"
             if rate > 0 {
                 let left = Int((Double(totalBytes - min(bytes, totalBytes)) / rate).rounded())
                 line += "  ETA " + Self.clock(left)
             }
         } else {
-            line += "  " + fixed(rate / 1e6, 1) + " MB/s  " + grouped(elements) + " elements"
+            line += byteSize(bytes) + "  " + fixed(rate / 1e6, 1) + " MB/s  " + grouped(elements) + " elements"
         }
         diagnostics.write(line)
         drawn = true

@@ -98,7 +98,7 @@ struct ToolUnitTests {
         meter.clear()
         try pipe.fileHandleForWriting.close()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(text.hasPrefix("\r\u{1B}[K50.0 MB / 200.0 MB  25%  "), "\(text)")
+        #expect(text.hasPrefix("\r\u{1B}[K[#####...............] 50.0 MB / 200.0 MB  25%  "), "\(text)")
         #expect(text.contains(" MB/s  123,456 elements  ETA 0:0"), "\(text)")
         #expect(text.hasSuffix("\r\u{1B}[K"))
     }

@@ -10,6 +10,7 @@ ensure_packages() {
             libyajl-dev) pkg-config --exists yajl 2>/dev/null || missing+=("$pkg") ;;
             libonig-dev) pkg-config --exists oniguruma 2>/dev/null || missing+=("$pkg") ;;
             yajl-tools) command -v json_verify >/dev/null 2>&1 || missing+=("$pkg") ;;
+            python3-venv) python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=("$pkg") ;;
             *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
         esac
     done
@@ -21,6 +22,7 @@ ensure_packages() {
             case "$pkg" in
                 libyajl-dev|yajl-tools) brew_names+=(yajl) ;;
                 libonig-dev) brew_names+=(oniguruma) ;;
+                python3-venv) brew_names+=(python3) ;;
                 *) brew_names+=("$pkg") ;;
             esac
         done

@@ -15,9 +15,9 @@ import Foundation
 ///     let reader = try _ValueReader(contentsOfFile: "dump.json", format: .auto, path: [])
 ///     while true {
 ///         switch reader.next() {
-///         case .value(let value): …
-///         case .elementError(let error): …   // reader.index is the lost element's
-///         case .failure(let error): …        // nothing follows
+///         case .value(let value): …            // reader.index, reader.elementPosition()
+///         case .elementError(let error, _): …  // reader.index is the lost element's
+///         case .syntaxError, .readError: …     // nothing follows
 ///         case .end: return
 ///         }
 ///     }
@@ -64,13 +64,14 @@ package final class _ValueReader {
     private var elementStart: Int?
     private var finished = false
 
-    /// Reads the file at `path`.
+    /// Reads the file at `path`. `beforeBlockingRead` is as for a descriptor:
+    /// the path may name a pipe (`<(command)`).
     ///
     /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
     ///   `EACCES` …), `EISDIR` for a directory.
     package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
-                             maxElementBytes: Int? = nil) throws {
-        let source = try _ReaderSource(path: path)
+                             maxElementBytes: Int? = nil, beforeBlockingRead: (() -> Void)? = nil) throws {
+        let source = try _ReaderSource(path: path, beforeBlockingRead: beforeBlockingRead)
         self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes)
     }
 
@@ -181,7 +182,7 @@ final class _ReaderSource: _ByteSource {
     private let ownsDescriptor: Bool
     private let beforeBlockingRead: (() -> Void)?
 
-    init(path: String) throws {
+    init(path: String, beforeBlockingRead: (() -> Void)?) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var info = stat()
@@ -192,7 +193,7 @@ final class _ReaderSource: _ByteSource {
         descriptor = fd
         ownsDescriptor = true
         size = Self.remainingSize(fd)
-        beforeBlockingRead = nil
+        self.beforeBlockingRead = size == nil ? beforeBlockingRead : nil
     }
 
     init(descriptor: Int32, beforeBlockingRead: (() -> Void)?) {
