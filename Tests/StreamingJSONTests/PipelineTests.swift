@@ -9,13 +9,21 @@ import Testing
     static let suite = JSONTestSuiteTests.directory
     static let samples = JSONTestSuiteTests.files.filter { !$0.hasPrefix("i_") }
 
-    func outcome(_ body: () throws -> AnyJSON) -> String {
+    /// A decoded value, or the error's text. Values compare as values: the
+    /// descriptions of two equal dictionaries may list their keys in
+    /// different orders (Swift seeds each dictionary's hashing on its own).
+    enum Outcome: Equatable {
+        case value(AnyJSON)
+        case error(String)
+    }
+
+    func outcome(_ body: () throws -> AnyJSON) -> Outcome {
         do {
-            return "value \(try body())"
+            return .value(try body())
         } catch let DecodingError.dataCorrupted(context) {
-            return "error \(context.debugDescription)"
+            return .error(context.debugDescription)
         } catch {
-            return "error \(error)"
+            return .error("\(error)")
         }
     }
 
