@@ -32,9 +32,11 @@ enum _Access {
         }
     }
 
-    /// `.[from:to]` on arrays and strings (by code point); null bounds are the ends.
-    static func slice(_ container: JSONValue, _ from: JSONValue, _ to: JSONValue) throws -> JSONValue {
-        func bound(_ value: JSONValue, count: Int, default fallback: Int) throws -> Int {
+    /// The positions `.[from:to]` covers in a sequence of `count` items:
+    /// null bounds are the ends, negative ones count from the end, fractions
+    /// are floored, and everything is clamped to the sequence.
+    static func sliceRange(_ from: JSONValue, _ to: JSONValue, count: Int) throws -> Range<Int> {
+        func bound(_ value: JSONValue, default fallback: Int) throws -> Int {
             switch value {
             case .null: return fallback
             case .number(let number):
@@ -46,19 +48,21 @@ enum _Access {
                 throw JSONFilterError(message: "Start and end indices of an array slice must be numbers")
             }
         }
+        let lower = try bound(from, default: 0)
+        return lower..<max(lower, try bound(to, default: count))
+    }
+
+    /// `.[from:to]` on arrays and strings (by code point).
+    static func slice(_ container: JSONValue, _ from: JSONValue, _ to: JSONValue) throws -> JSONValue {
         switch container {
         case .null:
             return .null
         case .array(let array):
-            let lower = try bound(from, count: array.count, default: 0)
-            let upper = max(lower, try bound(to, count: array.count, default: array.count))
-            return .array(Array(array[lower..<upper]))
+            return .array(Array(array[try sliceRange(from, to, count: array.count)]))
         case .string(let string):
             let scalars = Array(string.unicodeScalars)
-            let lower = try bound(from, count: scalars.count, default: 0)
-            let upper = max(lower, try bound(to, count: scalars.count, default: scalars.count))
             var result = ""
-            result.unicodeScalars.append(contentsOf: scalars[lower..<upper])
+            result.unicodeScalars.append(contentsOf: scalars[try sliceRange(from, to, count: scalars.count)])
             return .string(result)
         default:
             throw JSONFilterError(message: "Cannot index \(container.typeName) with object")

@@ -219,7 +219,7 @@ extension _Builtins {
         case (.array(let x), .array(let y)):
             return y.allSatisfy { wanted in x.contains { contained(wanted, in: $0) } }
         case (.string(let x), .string(let y)):
-            return y.isEmpty || _byteRange(of: y, in: x, from: 0) != nil
+            return y.isEmpty || !_byteOffsets(of: y, in: x, first: true).isEmpty
         default:
             return a == b
         }
@@ -328,13 +328,7 @@ extension _Builtins {
             return .array(_indices(of: [needle], in: array).map(number))
         case (.string(let string), .string(let sub)):
             guard !sub.isEmpty else { return .null }
-            var found: [JSONValue] = []
-            var from = 0
-            while let start = _byteRange(of: sub, in: string, from: from) {
-                found.append(number(start))
-                from = start + 1
-            }
-            return .array(found)
+            return .array(_byteOffsets(of: sub, in: string).map(number))
         default:
             return try _Access.index(input, needle)
         }
@@ -368,16 +362,17 @@ extension _Builtins {
     }
 }
 
-/// The byte offset of the first occurrence of `needle` in `haystack` at or after `from`.
-func _byteRange(of needle: String, in haystack: String, from: Int) -> Int? {
+/// Byte offsets where `needle` starts in `haystack` (overlapping matches
+/// included), or only the first one.
+func _byteOffsets(of needle: String, in haystack: String, first: Bool = false) -> [Int] {
     let h = Array(haystack.utf8), n = Array(needle.utf8)
-    guard !n.isEmpty, h.count >= n.count, from <= h.count - n.count else { return nil }
-    var start = from
-    while start <= h.count - n.count {
-        if h[start] == n[0], h[start..<(start + n.count)].elementsEqual(n) { return start }
-        start += 1
+    guard !n.isEmpty, h.count >= n.count else { return [] }
+    var offsets: [Int] = []
+    for start in 0...(h.count - n.count) where h[start] == n[0] && h[start..<(start + n.count)].elementsEqual(n) {
+        offsets.append(start)
+        if first { break }
     }
-    return nil
+    return offsets
 }
 
 

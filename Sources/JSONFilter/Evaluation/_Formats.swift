@@ -56,31 +56,19 @@ enum _Formats {
     }
 
     static func tsvEscaped(_ s: String) -> String {
-        var result = ""
-        result.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\t": result += "\\t"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        replacing(s, ["\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"])
     }
 
     private static func html(_ s: String) -> String {
+        replacing(s, ["<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", "\"": "&quot;"])
+    }
+
+    /// `s` with each scalar found in `escapes` replaced by its escape.
+    private static func replacing(_ s: String, _ escapes: [Unicode.Scalar: String]) -> String {
         var result = ""
+        result.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
-            switch scalar {
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "'": result += "&apos;"
-            case "\"": result += "&quot;"
-            default: result.unicodeScalars.append(scalar)
-            }
+            if let escape = escapes[scalar] { result += escape } else { result.unicodeScalars.append(scalar) }
         }
         return result
     }

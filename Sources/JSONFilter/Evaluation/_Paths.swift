@@ -236,8 +236,7 @@ enum _Paths {
                 throw JSONFilterError(message: "A slice of an array can only be assigned another array")
             }
             var array: [JSONValue] = if case .array(let a) = container { a } else { [] }
-            let (lower, upper) = sliceBounds(key, count: array.count)
-            array.replaceSubrange(lower..<upper, with: replacement)
+            array.replaceSubrange(try sliceRange(key, count: array.count), with: replacement)
             return .array(array)
         default:
             throw indexError(container, key)
@@ -284,14 +283,14 @@ enum _Paths {
             }
             return .array(array)
         case (.array(var array), .object):
-            let (lower, upper) = sliceBounds(key, count: array.count)
+            let range = try sliceRange(key, count: array.count)
             if rest.isEmpty {
-                array.removeSubrange(lower..<upper)
+                array.removeSubrange(range)
             } else {
-                guard case .array(let replaced) = try delete(rest, from: .array(Array(array[lower..<upper]))) else {
+                guard case .array(let replaced) = try delete(rest, from: .array(Array(array[range]))) else {
                     return container
                 }
-                array.replaceSubrange(lower..<upper, with: replaced)
+                array.replaceSubrange(range, with: replaced)
             }
             return .array(array)
         default:
@@ -316,15 +315,9 @@ enum _Paths {
         return JSONFilterError(message: "Cannot index \(container.typeName) with \(key.typeName)")
     }
 
-    private static func sliceBounds(_ key: JSONValue, count: Int) -> (Int, Int) {
-        func bound(_ value: JSONValue?, _ fallback: Int) -> Int {
-            guard case .number(let n)? = value else { return fallback }
-            var position = n.double.isFinite ? Int(n.double.rounded(.down)) : (n.double < 0 ? -count : count)
-            if position < 0 { position += count }
-            return min(max(position, 0), count)
-        }
-        let lower = bound(key["start"], 0)
-        return (lower, max(lower, bound(key["end"], count)))
+    /// A slice path key (`{"start": a, "end": b}`) as positions.
+    private static func sliceRange(_ key: JSONValue, count: Int) throws -> Range<Int> {
+        try _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: count)
     }
 }
 

@@ -28,6 +28,8 @@ final class _TapeDecoder: Decoder {
     var snakeCaseCache: [String: String] = [:]
     /// Types seen not to be `_TapeDecodable`.
     var plainTypes: [ObjectIdentifier] = []
+    /// Builds `JSONValue`s from the tape; made at the first one, kept for its key cache.
+    lazy var valueBuilder = _ValueBuilder()
 
     init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
          path: _CodingPathNode = .root) {

@@ -96,49 +96,14 @@ extension JSONNumber: Codable {
 }
 
 extension JSONValue: _TapeDecodable {
-    /// Builds the value from the tape in one walk: no containers, no coding keys.
+    /// Builds the value from the tape in one walk (`_ValueBuilder`, shared
+    /// with jsonstream's reader): no containers, no coding keys.
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> JSONValue {
         guard let local = decoder.stream.local(index) else { throw decoder.dropped(path: path) }
         let tokens = decoder.stream.parser.tokens
         let arena = decoder.stream.parser.arena
         guard tokens[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
-        var cursor = local
-        return build(&cursor, tokens: tokens, arena: arena)
-    }
-
-    private static func build(_ cursor: inout Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> JSONValue {
-        let token = tokens[cursor]
-        cursor += 1
-        switch token.kind {
-        case _Kind.null:
-            return .null
-        case _Kind.true:
-            return .bool(true)
-        case _Kind.false:
-            return .bool(false)
-        case _Kind.number:
-            return .number(JSONNumber(validatedText: text(token, arena)))
-        case _Kind.string:
-            return .string(text(token, arena))
-        case _Kind.array:
-            var array: [JSONValue] = []
-            array.reserveCapacity(token.count)
-            for _ in 0..<token.count { array.append(build(&cursor, tokens: tokens, arena: arena)) }
-            return .array(array)
-        default:  // object: key tokens alternate with values
-            var object = JSONObject()
-            for _ in 0..<token.count {
-                let key = text(tokens[cursor], arena)
-                cursor += 1
-                object[key] = build(&cursor, tokens: tokens, arena: arena)
-            }
-            return .object(object)
-        }
-    }
-
-    @inline(__always)
-    private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
-        String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
+        return decoder.valueBuilder.value(at: local, tokens: tokens, arena: arena)
     }
 }
 
