@@ -126,6 +126,17 @@ typedef struct sj_parser {
     size_t pathCount, pathDepth;
     int expect;
 
+    // Projection: when projecting, an element that is an object keeps
+    // only the members whose keys are listed; the others are parsed but not
+    // recorded (nor counted). skipMember is set while one is being skipped,
+    // memberDepth is the depth of its key.
+    const unsigned char *const *memberKeys;
+    const size_t *memberLengths;
+    size_t memberCount;
+    int projecting;
+    int skipMember;
+    size_t memberDepth;
+
     // The chunk yajl is parsing: its absolute offset, for positions.
     uint64_t chunkBase;
     const unsigned char *chunk;
@@ -197,8 +208,10 @@ static inline int sj_element_end(sj_parser *p) {
     return 1;
 }
 
-static inline int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
-                            const unsigned char *bytes, size_t length);
+#define SJ_HOT static inline __attribute__((always_inline))
+
+SJ_HOT int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
+                     const unsigned char *bytes, size_t length);
 
 /// The element in progress passed maxElementBytes: forget what was recorded
 /// of it (keeping an object member's key), leave a marker in its place, and
@@ -223,8 +236,30 @@ static int sj_oversized(sj_parser *p, int atKey) {
     return 1;
 }
 
-static inline int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
-                            const unsigned char *bytes, size_t length) {
+/// Copies a token's bytes: most are a few bytes long, where a call to
+/// memcpy costs more than the copy.
+SJ_HOT void sj_copy(unsigned char *to, const unsigned char *from, size_t length) {
+    if (length > 16) {
+        memcpy(to, from, length);
+    } else if (length >= 8) {
+        uint64_t head, tail;
+        memcpy(&head, from, 8);
+        memcpy(&tail, from + length - 8, 8);
+        memcpy(to, &head, 8);
+        memcpy(to + length - 8, &tail, 8);
+    } else if (length >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, from, 4);
+        memcpy(&tail, from + length - 4, 4);
+        memcpy(to, &head, 4);
+        memcpy(to + length - 4, &tail, 4);
+    } else {
+        for (size_t i = 0; i < length; i++) to[i] = from[i];
+    }
+}
+
+SJ_HOT int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
+                     const unsigned char *bytes, size_t length) {
     if (p->maxElementBytes && position + length - p->currentPosition > p->maxElementBytes)
         return sj_oversized(p, kind == SJ_KEY && p->depth == p->frameDepth);
     if (p->tokenCount == p->tokenCapacity) {
@@ -240,7 +275,7 @@ static inline int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
             if (!sj_grow((void **)&p->arena, &p->arenaCapacity, p->arenaCount + length, 1))
                 return sj_fail(p, SJ_ERROR_MEMORY, position);
         }
-        memcpy(p->arena + p->arenaCount, bytes, length);
+        sj_copy(p->arena + p->arenaCount, bytes, length);
         t->a = (uint32_t)p->arenaCount;
         t->b = (uint32_t)length;
         p->arenaCount += length;
@@ -284,8 +319,12 @@ static int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
 
 // MARK: - Callbacks
 
-static inline int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
+SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
                             const unsigned char *bytes, size_t length) {
+    if (p->skipMember) {  // inside a member the projection leaves out
+        if (p->depth == p->memberDepth) p->skipMember = 0;
+        return 1;
+    }
     if (p->depth) p->frames[p->depth - 1].count++;
     if (p->skipping && p->depth == p->frameDepth) {  // the value of an oversized member's key
         p->skipping = 0;
@@ -329,12 +368,28 @@ static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
 }
 
+/// Whether the projection drops the member whose key is `key`: a member of
+/// an element that is an object, with a key not in the list.
+static inline int sj_projected_out(const sj_parser *p, const unsigned char *key, size_t length) {
+    if (!p->projecting || p->depth != p->frameDepth + 1 || p->mode == SJ_MODE_MEMBERS) return 0;
+    for (size_t i = 0; i < p->memberCount; i++)
+        if (p->memberLengths[i] == length && (length == 0 || memcmp(p->memberKeys[i], key, length) == 0))
+            return 0;
+    return 1;
+}
+
 static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     uint64_t position = sj_string_position(p, text);
     if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
+    if (p->skipMember) return 1;
     if (!text) text = (const unsigned char *)"";
     if (sj_recording(p)) {
+        if (sj_projected_out(p, text, length)) {
+            p->skipMember = 1;
+            p->memberDepth = p->depth;
+            return 1;
+        }
         if (p->depth == p->frameDepth) sj_element_begin(p, position);  // SJ_MODE_MEMBERS
         return sj_append(p, SJ_KEY, position, text, length);
     }
@@ -346,6 +401,15 @@ static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
 static inline int sj_open(sj_parser *p, uint8_t kind) {
     uint64_t position = sj_end(p) - 1;
     if (p->depth >= p->maxDepth) return sj_fail(p, SJ_ERROR_DEPTH, position);
+    if (p->skipMember) {
+        if (p->depth == p->frameCapacity &&
+            !sj_grow((void **)&p->frames, &p->frameCapacity, p->depth + 1, sizeof(sj_frame)))
+            return sj_fail(p, SJ_ERROR_MEMORY, position);
+        p->frames[p->depth].token = SJ_NO_TOKEN;
+        p->frames[p->depth].count = 0;
+        p->depth++;
+        return 1;
+    }
     if (p->depth) p->frames[p->depth - 1].count++;
     uint32_t token = SJ_NO_TOKEN;
     int record = sj_recording(p);
@@ -373,6 +437,10 @@ static inline int sj_open(sj_parser *p, uint8_t kind) {
 
 static inline int sj_close(sj_parser *p) {
     sj_frame frame = p->frames[--p->depth];
+    if (p->skipMember) {
+        if (p->depth == p->memberDepth) p->skipMember = 0;
+        return 1;
+    }
     if (frame.token != SJ_NO_TOKEN) {
         sj_token *t = &p->tokens[frame.token];
         t->a = (uint32_t)(p->tokenCount - frame.token - 1);
@@ -451,6 +519,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->arenaCount = p->completeEnd.arena;
     p->depth = 0;
     p->skipping = 0;
+    p->skipMember = 0;
     p->error = SJ_OK;
 }
 
@@ -505,6 +574,64 @@ static inline size_t sj_parser_drop_elements(sj_parser *p, size_t count) {
     return cut.token;
 }
 
+/// Keeps only the listed members of elements that are objects (see
+/// `memberKeys`). The key bytes must outlive the parser.
+static inline void sj_parser_project(sj_parser *p, const unsigned char *const *keys,
+                                     const size_t *lengths, size_t count) {
+    p->memberKeys = keys;
+    p->memberLengths = lengths;
+    p->memberCount = count;
+    p->projecting = 1;
+}
+
+/// `sj_parser_move_complete` into an empty `to`: the buffers change hands
+/// instead of the bytes. Only the element in progress (usually a fraction of
+/// a chunk) is copied, into `to`'s old buffers, which `from` keeps.
+static int sj_parser_swap_complete(sj_parser *from, sj_parser *to) {
+    size_t tokens = from->completeEnd.token;
+    size_t bytes = from->completeEnd.arena;
+    size_t elements = from->elementCount;
+    size_t restTokens = from->tokenCount - tokens;
+    size_t restBytes = from->arenaCount - bytes;
+    if (to->tokenCapacity < restTokens &&
+        !sj_grow((void **)&to->tokens, &to->tokenCapacity, restTokens, sizeof(sj_token)))
+        return 0;
+    if (to->arenaCapacity < restBytes &&
+        !sj_grow((void **)&to->arena, &to->arenaCapacity, restBytes, 1))
+        return 0;
+    memcpy(to->tokens, from->tokens + tokens, restTokens * sizeof(sj_token));
+    memcpy(to->arena, from->arena + bytes, restBytes);
+    for (size_t i = 0; i < restTokens; i++) {
+        uint8_t kind = (uint8_t)(to->tokens[i].word >> 56);
+        if (kind == SJ_NUMBER || kind == SJ_STRING || kind == SJ_KEY) to->tokens[i].a -= (uint32_t)bytes;
+    }
+#define SJ_SWAP(type, field) do { type swap_ = from->field; from->field = to->field; to->field = swap_; } while (0)
+    SJ_SWAP(sj_token *, tokens);
+    SJ_SWAP(size_t, tokenCapacity);
+    SJ_SWAP(unsigned char *, arena);
+    SJ_SWAP(size_t, arenaCapacity);
+    SJ_SWAP(sj_element *, elements);
+    SJ_SWAP(size_t, elementCapacity);
+#undef SJ_SWAP
+    to->tokenCount = tokens;
+    to->arenaCount = bytes;
+    to->elementCount = elements;
+    to->completedElements += elements;
+    to->completeEnd.token = (uint32_t)tokens;
+    to->completeEnd.arena = (uint32_t)bytes;
+    // `from` keeps the element in progress, now at the front.
+    for (size_t i = 0; i < from->depth; i++)
+        if (from->frames[i].token != SJ_NO_TOKEN) from->frames[i].token -= (uint32_t)tokens;
+    from->tokenCount = restTokens;
+    from->arenaCount = restBytes;
+    from->elementCount = 0;
+    from->current.token -= (uint32_t)tokens;
+    from->current.arena -= (uint32_t)bytes;
+    from->completeEnd.token = 0;
+    from->completeEnd.arena = 0;
+    return 1;
+}
+
 /// Moves the complete elements of `from` to the end of `to`, a tape that
 /// holds only complete elements (a batch handed between threads, or the
 /// decoding thread's tape). Returns 0 when memory runs out.
@@ -513,6 +640,8 @@ static inline int sj_parser_move_complete(sj_parser *from, sj_parser *to) {
     size_t bytes = from->completeEnd.arena;
     size_t elements = from->elementCount;
     if (elements == 0) return 1;
+    if (to->tokenCount == 0 && to->arenaCount == 0 && to->elementCount == 0)
+        return sj_parser_swap_complete(from, to);
     if (to->tokenCount + tokens > UINT32_MAX || to->arenaCount + bytes > UINT32_MAX) return 0;
     if (to->tokenCapacity - to->tokenCount < tokens &&
         !sj_grow((void **)&to->tokens, &to->tokenCapacity, to->tokenCount + tokens, sizeof(sj_token)))

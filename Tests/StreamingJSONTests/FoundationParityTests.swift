@@ -174,4 +174,32 @@ import Testing
         #expect(ours == Pair(a: 1, b: 2))
         #expect(try StreamingJSONDecoder().decode([String: Int].self, from: data) == ["a": 1, "b": 2])
     }
+
+    /// Lookups start where the previous one ended (document order is the
+    /// common case); any other order, repeated lookups and repeated keys must
+    /// still find the first occurrence, as a scan from the start would.
+    @Test(arguments: [
+        #"{"a":1,"b":2,"c":3,"a":4,"b":5,"c":6}"#,
+        #"{"c":3,"b":2,"a":1,"c":6,"a":4}"#,
+        #"{"x":[1,{"a":9}],"b":2,"a":1,"c":3,"b":7,"a":8}"#,
+        #"{"a":1,"aa":0,"b":2,"ba":0,"c":3,"ca":0,"b":5}"#,
+    ])
+    func keyLookupsInAnyOrderFindTheFirstOccurrence(_ json: String) throws {
+        struct Probe: Decodable, Equatable {
+            var values: [Int] = []
+            enum Key: String, CodingKey { case a, b, c, missing }
+            init(values: [Int]) { self.values = values }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                // In order, again, backwards, interleaved with misses and contains.
+                for key in [Key.a, .b, .c, .a, .c, .b, .missing, .b, .a] {
+                    if container.contains(key) { values.append(try container.decode(Int.self, forKey: key)) }
+                    else { values.append(-1) }
+                }
+                values.append(try container.decodeIfPresent(Int.self, forKey: .c) ?? -2)
+            }
+        }
+        let data = Data(json.utf8)
+        #expect(try StreamingJSONDecoder().decode(Probe.self, from: data) == (try JSONDecoder().decode(Probe.self, from: data)))
+    }
 }

@@ -8,10 +8,12 @@ import Testing
 @Suite("Value reader")
 struct ValueReaderTests {
     private func reader(_ text: String, format: JSONStreamFormat = .auto, path: [String] = [],
-                        maxElementBytes: Int? = nil) throws -> (_ValueReader, TemporaryDirectory) {
+                        maxElementBytes: Int? = nil,
+                        projection: _Projection? = nil) throws -> (_ValueReader, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let file = try directory.file("input.json", text)
-        return (try _ValueReader(contentsOfFile: file, format: format, path: path, maxElementBytes: maxElementBytes), directory)
+        return (try _ValueReader(contentsOfFile: file, format: format, path: path, maxElementBytes: maxElementBytes,
+                                 projection: projection), directory)
     }
 
     private func values(_ reader: _ValueReader) -> [JSONValue] {
@@ -136,9 +138,50 @@ struct ValueReaderTests {
 
     @Test("Projection: only the named members of object elements; other values whole")
     func projection() throws {
-        let (reader, _) = try self.reader(#"[{"a":1,"b":{"x":[1,2]},"c":"s","a":4}, [1,{"b":2}], "t", {"c":{"d":1}}]"#)
-        reader.projection = _Projection(["a", "c"])
+        let (reader, _) = try self.reader(#"[{"a":1,"b":{"x":[1,2]},"c":"s","a":4}, [1,{"b":2}], "t", {"c":{"d":1}}]"#,
+                                          projection: _Projection(["a", "c"]))
         #expect(values(reader).map(\.description) == [#"{"a":4,"c":"s"}"#, #"[1,{"b":2}]"#, #""t""#, #"{"c":{"d":1}}"#])
+    }
+
+    @Test("Projection: nested members are kept whole; an empty projection keeps empty objects")
+    func projectionNesting() throws {
+        let text = #"{"b":{"a":1,"b":2},"a":[{"b":3}],"c":{"b":{"b":4}}}"# + "\n" + #"{"a":{"a":{"a":5}},"z":[[[{}]]]}"#
+        let (reader, _) = try self.reader(text, format: .jsonLines, projection: _Projection(["a"]))
+        #expect(values(reader).map(\.description) == [#"{"a":[{"b":3}]}"#, #"{"a":{"a":{"a":5}}}"#])
+        let (empty, _) = try self.reader(#"[{"a":1,"b":[1,2]},{},[{"a":1}]]"#, projection: _Projection([]))
+        #expect(values(empty).map(\.description) == [#"{}"#, #"{}"#, #"[{"a":1}]"#])
+    }
+
+    @Test("Projection: errors inside a skipped member still count")
+    func projectionErrors() throws {
+        // A syntax error inside a member that is not recorded.
+        let (broken, _) = try self.reader(#"[{"a":1,"b":[1,2,}]"#, projection: _Projection(["a"]))
+        guard case .syntaxError(let error) = broken.next() else { Issue.record("expected a syntax error"); return }
+        #expect(error.byteOffset == 17)
+        // Too deep inside a skipped member.
+        let deep = "[{\"a\":1,\"b\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}]"
+        let (tooDeep, _) = try self.reader(deep, projection: _Projection(["a"]))
+        guard case .syntaxError(let depthError) = tooDeep.next() else { Issue.record("expected a depth error"); return }
+        #expect(depthError.message.contains("maxDepth"))
+    }
+
+    @Test("Projection over a large input (parsed on a second thread) keeps every element's members")
+    func projectionPipelined() throws {
+        var text = "["
+        let count = 40_000
+        for index in 0..<count {
+            if index > 0 { text += ",\n" }
+            text += #"{"id":\#(index),"skip":{"deep":[1,2,{"x":"\#(String(repeating: "y", count: index % 50))"}]},"name":"n\#(index)","tail":null}"#
+        }
+        text += "]"
+        #expect(text.utf8.count > 2 << 20)
+        let (reader, _) = try self.reader(text, projection: _Projection(["id", "name"]))
+        let all = values(reader)
+        #expect(all.count == count)
+        for (index, value) in all.enumerated() where value.description != #"{"id":\#(index),"name":"n\#(index)"}"# {
+            Issue.record("element \(index): \(value)")
+            break
+        }
     }
 
     @Test("The hook before a blocking read runs for a pipe")

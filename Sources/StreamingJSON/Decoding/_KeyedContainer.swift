@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Keys are matched as bytes: the coding key's UTF-8 is compared with each
 /// member's key bytes in the arena, length first, with no `String` made per
-/// key. The first occurrence of a duplicate key wins, as in Foundation. With
-/// a key strategy, the converted spellings are computed once per container.
+/// key. The first occurrence of a duplicate key wins, as in Foundation.
+/// Lookups usually come in document order, so each starts where the last one
+/// ended (see `_ObjectContext.cursor`). With a key strategy, the converted spellings are computed once per container.
 ///
 /// The container holds one reference: the standard library's type-erasing box
 /// copies the container (unspecialized) several times per `decode` call, and
@@ -63,21 +64,37 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return nil
         }
         let arena = stream.parser.arena
+        let context = self.context
         func scan(_ wanted: UnsafeBufferPointer<UInt8>) -> Int? {
             let count = wanted.count
             let first = count > 0 ? wanted[0] : 0
-            var member = local + 1
+            let wantedBit = _ObjectContext.keyBit(count: count, first: first)
+            // Members before the cursor were passed over by earlier lookups; the
+            // filter holds a bit for each of their keys. When `name`'s bit is not
+            // set, `name` is not among them, so the first occurrence, if any,
+            // is at or after the cursor: decoding keys in document order costs
+            // one comparison per key instead of a scan from the start.
+            let fromCursor = context.passedKeys & wantedBit == 0
+            var member = fromCursor ? local &+ context.cursor : local &+ 1
+            var passed: UInt64 = 0
             while member < end {
                 let token = tokens[member]
-                if token.length == count {
-                    let bytes = arena + token.arenaOffset
-                    if count == 0 || (bytes[0] == first && memcmp(bytes, wanted.baseAddress!, count) == 0) {
-                        return base &+ member &+ 1
+                let length = token.length
+                let bytes = arena + token.arenaOffset
+                if length == count && (count == 0 || (bytes[0] == first && memcmp(bytes, wanted.baseAddress!, count) == 0)) {
+                    let valueToken = tokens[member &+ 1]
+                    if fromCursor {
+                        context.cursor = member &- local &+ (valueToken.kind == _Kind.array || valueToken.kind == _Kind.object
+                                                            ? valueToken.span &+ 2 : 2)
+                        context.passedKeys |= passed | wantedBit
                     }
+                    return base &+ member &+ 1
                 }
+                if fromCursor { passed |= _ObjectContext.keyBit(count: length, first: length > 0 ? bytes[0] : 0) }
                 let value = tokens[member &+ 1]
                 member &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
             }
+            // Not at or after the cursor, and (from the filter) not before it.
             return nil
         }
         // Native strings (coding keys are literals) expose their UTF-8 without a copy.
@@ -246,6 +263,17 @@ final class _ObjectContext {
     let object: Int
     let node: _CodingPathNode
     let convertedKeys: [String]?
+    /// Where the next lookup starts, relative to the object token: the member
+    /// after the last one found by a lookup that started at the cursor.
+    var cursor = 1
+    /// A one-word filter of the keys of the members before `cursor`.
+    var passedKeys: UInt64 = 0
+
+    /// The filter bit of a key, from its length and first byte.
+    @inline(__always)
+    static func keyBit(count: Int, first: UInt8) -> UInt64 {
+        1 &<< UInt64((count &* 7 &+ Int(first)) & 63)
+    }
 
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode, convertedKeys: [String]?) {
         self.decoder = decoder

@@ -263,24 +263,15 @@ extension _TapeDecoder {
     /// of about 2 000 instructions per array. `T` is one of `_FastType`'s arrays.
     func decodeScalarArray<T>(_: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
         switch _FastType(T.self) {
-        case .strings:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeString(at: $0, path: $1()) }, to: T.self)
-        case .doubles:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeDouble(at: $0, path: $1()) }, to: T.self)
-        case .ints:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int.self, at: $0, path: $1()) }, to: T.self)
-        case .bools:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeBool(at: $0, path: $1()) }, to: T.self)
-        case .floats:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeFloat(at: $0, path: $1()) }, to: T.self)
-        case .int64s:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int64.self, at: $0, path: $1()) }, to: T.self)
-        case .uint64s:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(UInt64.self, at: $0, path: $1()) }, to: T.self)
-        case .int32s:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(Int32.self, at: $0, path: $1()) }, to: T.self)
-        case .uint8s:
-            return unsafeBitCast(try scalarArray(at: index, path: path()) { try decodeInteger(UInt8.self, at: $0, path: $1()) }, to: T.self)
+        case .strings: return unsafeBitCast(try scalarArray(_Read.String.self, at: index, path: path()), to: T.self)
+        case .doubles: return unsafeBitCast(try scalarArray(_Read.Double.self, at: index, path: path()), to: T.self)
+        case .ints: return unsafeBitCast(try scalarArray(_Read.Integer<Int>.self, at: index, path: path()), to: T.self)
+        case .bools: return unsafeBitCast(try scalarArray(_Read.Bool.self, at: index, path: path()), to: T.self)
+        case .floats: return unsafeBitCast(try scalarArray(_Read.Float.self, at: index, path: path()), to: T.self)
+        case .int64s: return unsafeBitCast(try scalarArray(_Read.Integer<Int64>.self, at: index, path: path()), to: T.self)
+        case .uint64s: return unsafeBitCast(try scalarArray(_Read.Integer<UInt64>.self, at: index, path: path()), to: T.self)
+        case .int32s: return unsafeBitCast(try scalarArray(_Read.Integer<Int32>.self, at: index, path: path()), to: T.self)
+        case .uint8s: return unsafeBitCast(try scalarArray(_Read.Integer<UInt8>.self, at: index, path: path()), to: T.self)
         default:
             preconditionFailure("not a scalar array type")
         }
@@ -297,18 +288,25 @@ extension _TapeDecoder {
         return nil
     }
 
+    /// Appends to an empty array with room reserved: specialized for the
+    /// element type, this finds the array storage's metadata through a cached
+    /// accessor, where `Array(unsafeUninitializedCapacity:)` goes through an
+    /// unspecialized runtime lookup (about 800 instructions per array). The
+    /// path is built only for an error.
     @inline(__always)
-    private func scalarArray<E>(at index: Int, path: _CodingPathNode,
-                                _ element: (Int, @autoclosure () -> _CodingPathNode) throws -> E) throws -> [E] {
-        let token = try containerToken(_Kind.array, [E].self, at: index, path: path)
-        var cursor = index + 1
-        return try Array(unsafeUninitializedCapacity: token.count) { buffer, initialized in
-            for position in 0..<token.count {
-                (buffer.baseAddress! + position).initialize(to: try element(cursor, path.appending(index: position)))
-                initialized = position + 1
-                cursor += 1  // scalars take one token
-            }
+    private func scalarArray<R: _ScalarRead>(_: R.Type, at index: Int,
+                                             path: @autoclosure () -> _CodingPathNode) throws -> [R.Value] {
+        guard index >= 0, let local = stream.local(index), stream.parser.tokens[local].kind == _Kind.array else {
+            throw mismatch([R.Value].self, at: index, path: path())
         }
+        let count = stream.parser.tokens[local].count
+        var result: [R.Value] = []
+        result.reserveCapacity(count)
+        for position in 0..<count {
+            // Scalars take one token each.
+            result.append(try R.read(self, at: index + 1 + position, path: path().appending(index: position)))
+        }
+        return result
     }
 
     /// The token of an array or object, or Foundation's errors for null and other kinds.
@@ -318,5 +316,49 @@ extension _TapeDecoder {
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path)
+    }
+}
+
+/// One scalar read from the tape, as a type, so that `scalarArray` is
+/// specialized per element type without taking a closure.
+protocol _ScalarRead {
+    associatedtype Value
+    static func read(_ decoder: _TapeDecoder, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Value
+}
+
+enum _Read {
+    enum String: _ScalarRead {
+        @inline(__always)
+        static func read(_ decoder: _TapeDecoder, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Swift.String {
+            try decoder.decodeString(at: index, path: path())
+        }
+    }
+
+    enum Double: _ScalarRead {
+        @inline(__always)
+        static func read(_ decoder: _TapeDecoder, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Swift.Double {
+            try decoder.decodeDouble(at: index, path: path())
+        }
+    }
+
+    enum Float: _ScalarRead {
+        @inline(__always)
+        static func read(_ decoder: _TapeDecoder, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Swift.Float {
+            try decoder.decodeFloat(at: index, path: path())
+        }
+    }
+
+    enum Bool: _ScalarRead {
+        @inline(__always)
+        static func read(_ decoder: _TapeDecoder, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Swift.Bool {
+            try decoder.decodeBool(at: index, path: path())
+        }
+    }
+
+    enum Integer<T: FixedWidthInteger>: _ScalarRead {
+        @inline(__always)
+        static func read(_ decoder: _TapeDecoder, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
+            try decoder.decodeInteger(T.self, at: index, path: path())
+        }
     }
 }

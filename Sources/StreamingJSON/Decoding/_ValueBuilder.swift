@@ -203,7 +203,8 @@ func _equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: 
 
 /// The object members to build, as bytes to compare with the tape's keys.
 package struct _Projection: Sendable {
-    private let names: [[UInt8]]
+    /// The member keys' UTF-8, shortest first.
+    let names: [[UInt8]]
     /// The most members a projected object can have (without repeated keys).
     var count: Int { names.count }
 

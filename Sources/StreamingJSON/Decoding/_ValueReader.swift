@@ -53,10 +53,11 @@ package final class _ValueReader {
     private let decoder: _TapeDecoder
     private var builder = _ValueBuilder()
     /// When set, an element that is an object is built with only these
-    /// members; the others are skipped on the tape. For a consumer that
-    /// knows it reads nothing else (`JSONFilter.observedMembers`): building the few
-    /// members a filter reads costs a fraction of building the whole element.
-    package var projection: _Projection?
+    /// members. For a consumer that knows it reads nothing else
+    /// (`JSONFilter.observedMembers`): the parser records only these members
+    /// (`sj_parser_project`), and building the few members a filter reads
+    /// costs a fraction of building the whole element.
+    package let projection: _Projection?
 
     /// The stream's own numbering, which skips lost JSON Lines values.
     private var ordinal = 0
@@ -70,9 +71,11 @@ package final class _ValueReader {
     /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
     ///   `EACCES` …), `EISDIR` for a directory.
     package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
-                             maxElementBytes: Int? = nil, beforeBlockingRead: (() -> Void)? = nil) throws {
+                             maxElementBytes: Int? = nil, projection: _Projection? = nil,
+                             beforeBlockingRead: (() -> Void)? = nil) throws {
         let source = try _ReaderSource(path: path, beforeBlockingRead: beforeBlockingRead)
-        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes)
+        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes,
+                  projection: projection)
     }
 
     /// Reads an open descriptor (stdin, a pipe), which the reader does not close.
@@ -81,14 +84,19 @@ package final class _ValueReader {
     /// (never for a regular file): the moment to flush buffered output, so
     /// that what was computed so far is not held back while waiting.
     package convenience init(descriptor: Int32, format: JSONStreamFormat, path keyPath: [String],
-                             maxElementBytes: Int? = nil, beforeBlockingRead: (() -> Void)? = nil) {
+                             maxElementBytes: Int? = nil, projection: _Projection? = nil,
+                             beforeBlockingRead: (() -> Void)? = nil) {
         let source = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
-        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes)
+        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes,
+                  projection: projection)
     }
 
-    private init(source: _ReaderSource, format: JSONStreamFormat, path: [String], maxElementBytes: Int?) {
+    private init(source: _ReaderSource, format: JSONStreamFormat, path: [String], maxElementBytes: Int?,
+                 projection: _Projection?) {
         var options = _DecodingOptions()
         options.limits.maxElementBytes = max(0, maxElementBytes ?? 0)
+        options.limits.recordedMembers = projection
+        self.projection = projection
         size = source.size.map(UInt64.init)
         stream = options.makeStream(source: source, size: source.size, mode: format.streamMode(path: path), path: path)
         decoder = _TapeDecoder(stream: stream, options: options)

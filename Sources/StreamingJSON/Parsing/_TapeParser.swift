@@ -21,6 +21,10 @@ struct _ParserLimits: Sendable {
     /// 0: no limit.
     var maxElementBytes = 0
     var allowsComments = false
+    /// Not a limit: when set, elements that are objects are recorded with
+    /// these members only (`sj_parser_project`), for a consumer that reads
+    /// nothing else. The others are parsed, so errors in them still count.
+    var recordedMembers: _Projection?
 }
 
 /// How a call into yajl ended.
@@ -41,6 +45,8 @@ final class _TapeParser {
     private let pathBytes: [UnsafeMutablePointer<UInt8>]
     private let pathKeys: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
     private let pathLengths: UnsafeMutablePointer<Int>?
+    /// The projection's keys, as the C parser reads them.
+    private let memberKeys: _CKeyList?
     private var allowsComments = false
 
     init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
@@ -65,6 +71,13 @@ final class _TapeParser {
             }
         }
         sj_parser_setup(state, mode.rawValue, pathKeys, pathLengths, path.count)
+        if let members = limits.recordedMembers {
+            let list = _CKeyList(members.names)
+            sj_parser_project(state, list.keys, list.lengths, list.count)
+            memberKeys = list
+        } else {
+            memberKeys = nil
+        }
         state.pointee.maxDepth = limits.maxDepth
         state.pointee.maxNumberLength = limits.maxNumberLength
         state.pointee.maxStringLength = limits.maxStringLength
@@ -88,6 +101,7 @@ final class _TapeParser {
         pathBytes = []
         pathKeys = nil
         pathLengths = nil
+        memberKeys = nil
         sj_parser_setup(state, _StreamMode.lines.rawValue, nil, nil, 0)
     }
 
@@ -169,4 +183,34 @@ final class _TapeParser {
     }
 
     var completedElements: UInt64 { state.pointee.completedElements }
+}
+
+/// Byte strings laid out for C (`const unsigned char *const *` and
+/// `const size_t *`), alive as long as this object.
+final class _CKeyList {
+    let keys: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    let lengths: UnsafeMutablePointer<Int>
+    let count: Int
+    private let storage: [UnsafeMutablePointer<UInt8>]
+
+    init(_ names: [[UInt8]]) {
+        count = names.count
+        keys = .allocate(capacity: max(count, 1))
+        lengths = .allocate(capacity: max(count, 1))
+        storage = names.map { name in
+            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(name.count, 1))
+            bytes.initialize(from: name, count: name.count)
+            return bytes
+        }
+        for index in 0..<count {
+            keys[index] = UnsafePointer(storage[index])
+            lengths[index] = names[index].count
+        }
+    }
+
+    deinit {
+        storage.forEach { $0.deallocate() }
+        keys.deallocate()
+        lengths.deallocate()
+    }
 }
