@@ -72,6 +72,7 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                     let stream = elements.options.makeStream(source: source, size: size,
                                                              mode: elements.format.streamMode(path: elements.path),
                                                              path: elements.path)
+                    stream.keepsPreviousElement = false  // nothing here looks back
                     container = _IncrementalUnkeyedContainer(
                         decoder: _TapeDecoder(stream: stream, options: elements.options), path: .root)
                 } catch {

@@ -81,7 +81,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 let token = tokens[member]
                 let length = token.length
                 let bytes = arena + token.arenaOffset
-                if length == count && (count == 0 || (bytes[0] == first && memcmp(bytes, wanted.baseAddress!, count) == 0)) {
+                if length == count && (count == 0 || (bytes[0] == first && _equalBytes(bytes, wanted.baseAddress!, count))) {
                     let valueToken = tokens[member &+ 1]
                     if fromCursor {
                         context.cursor = member &- local &+ (valueToken.kind == _Kind.array || valueToken.kind == _Kind.object

@@ -99,6 +99,7 @@ package final class _ValueReader {
         self.projection = projection
         size = source.size.map(UInt64.init)
         stream = options.makeStream(source: source, size: source.size, mode: format.streamMode(path: path), path: path)
+        stream.keepsPreviousElement = false  // an element is done with when the next is asked for
         decoder = _TapeDecoder(stream: stream, options: options)
     }
 

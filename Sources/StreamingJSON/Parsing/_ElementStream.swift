@@ -37,6 +37,12 @@ final class _ElementStream {
 
     /// Ordinal of the oldest element still on the tape.
     private(set) var firstOrdinal = 0
+    /// Whether reading on keeps the element before the one asked for, for a
+    /// copy of the incremental container that trails by one. A consumer that
+    /// never looks back (`JSONElements`, `_ValueReader`) turns it off: the
+    /// tape is then empty when the next batch arrives, and the batch's buffers
+    /// are taken over instead of copied (`sj_parser_swap_complete`).
+    var keepsPreviousElement = true
     /// Tokens dropped so far: absolute index = tape index + tokenBase.
     private(set) var tokenBase = 0
     /// yajl accepted the whole input.
@@ -133,8 +139,8 @@ final class _ElementStream {
             }
             if let failure { throw failure }
             if isFinished { return .end }
-            // Keep only the element just before the one asked for.
-            dropElements(before: ordinal - 1)
+            // Keep only the element just before the one asked for (or none).
+            dropElements(before: keepsPreviousElement ? ordinal - 1 : ordinal)
             advance()
             if needsInput {
                 needsInput = false
