@@ -81,6 +81,13 @@ def run_text(command):
         return "?"
 
 
+def load():
+    try:
+        return "%.2f" % os.getloadavg()[0]
+    except OSError:
+        return "?"
+
+
 def machine_line(args):
     model = "?"
     try:
@@ -95,12 +102,14 @@ def machine_line(args):
     swift = run_text(["swift", "--version"]).replace("Swift version ", "")
     ijson = run_text([args.ijson_python, "-c", "import ijson; print(ijson.__version__)"]) if args.ijson_python else "n/a"
     return ("Machine: %d cores (nproc), %s; %s %s; Swift %s; yajl %s; %s; %s; ijson %s (yajl2_c), Python %s; %s. "
-            "%d run%s of each contender, interleaved; medians; peak = largest peak RSS of the process." % (
+            "%d run%s of each contender, interleaved; medians; peak = largest peak RSS of the process. "
+            "Load average (1 min) %s at the start, %s at the end: other work on the machine slows the "
+            "two-thread contenders most." % (
                 os.cpu_count() or 0, model, platform.system(), platform.release(), swift, yajl,
                 run_text(["jq", "--version"]), run_text(["gojq", "--version"]).split(" (")[0], ijson,
                 run_text([args.ijson_python, "-c", "import platform; print(platform.python_version())"])
                 if args.ijson_python else "?",
-                datetime.date.today().isoformat(), args.runs, "" if args.runs == 1 else "s"))
+                datetime.date.today().isoformat(), args.runs, "" if args.runs == 1 else "s", args.load_start, load()))
 
 
 def main():
@@ -118,6 +127,7 @@ def main():
     parser.add_argument("--out", default="")
     args = parser.parse_args()
 
+    args.load_start = load()
     scratch = tempfile.mkdtemp(prefix="compare-", dir=args.scratch)
     try:
         return report(args, scratch)
