@@ -1,5 +1,6 @@
 // streamingjson-bench: decodes a records dump one way and prints what it took.
-// Used by scripts/demo, scripts/compare-decode and scripts/bench-memory.
+// Used by scripts/demo, scripts/compare, scripts/compare-decode, scripts/bench-encode
+// and scripts/bench-memory.
 //
 //   streamingjson-bench stream FILE [array|lines|auto]   elements(of:contentsOf:), one record at a time
 //   streamingjson-bench incremental FILE                 decode(Summary.self, contentsOf:) via the incremental container
@@ -9,8 +10,18 @@
 //   streamingjson-bench encode-foundation FILE           JSONEncoder().encode(records), the same way
 //   streamingjson-bench write FILE OUT BYTES [array|lines]  JSONStreamWriter: cycles the first 10 000 records
 //                                                        of FILE until BYTES are written to OUT
+//   streamingjson-bench encode-writer FILE OUT           JSONStreamWriter writes all the records of FILE to OUT,
+//                                                        records decoded first (untimed): the encode modes' records
+//   streamingjson-bench transform FILE OUT               read-transform-write: elements(of:contentsOf:), price *= 1.1,
+//                                                        each record through JSONStreamWriter to OUT
+//   streamingjson-bench transform-foundation FILE OUT    the same with JSONDecoder, [Record], JSONEncoder, Data.write
+//   streamingjson-bench twitter-docs FILE [ROUNDS]       FILE's `statuses` split into one document each (untimed),
+//                                                        then ROUNDS times decode(Status.self, from:) of each with
+//                                                        one StreamingJSONDecoder (one untimed round first)
+//   streamingjson-bench twitter-docs-foundation FILE [ROUNDS]   the same with one JSONDecoder
 //
-// The encode modes report the output's size in mb_per_s.
+// The encode modes report the output's size in mb_per_s, the twitter modes the
+// documents' bytes decoded. Output: one line of key=value fields.
 import Foundation
 import StreamingJSON
 
@@ -30,7 +41,7 @@ func peakResidentMiB() -> Double {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: streamingjson-bench stream|incremental|whole|foundation FILE [format]\n".utf8))
+    FileHandle.standardError.write(Data("usage: streamingjson-bench MODE FILE [...] (modes: see the top of main.swift)\n".utf8))
     exit(2)
 }
 let mode = arguments[1]
@@ -41,6 +52,28 @@ var start = Date()
 var bytesMoved = bytes
 var count = 0
 var strong = 0
+var extra = ""
+
+func outputURL() -> URL {
+    guard arguments.count >= 4 else {
+        FileHandle.standardError.write(Data("usage: streamingjson-bench \(mode) FILE OUT\n".utf8))
+        exit(2)
+    }
+    return URL(fileURLWithPath: arguments[3])
+}
+
+func fileSize(_ url: URL) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+}
+
+/// The `statuses` of a search result, one compact document each.
+func statusDocuments(_ url: URL) throws -> [Data] {
+    let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+    guard let statuses = root?["statuses"] as? [Any], !statuses.isEmpty else {
+        throw CocoaError(.coderReadCorrupt, userInfo: [NSDebugDescriptionErrorKey: "no statuses in \(url.path)"])
+    }
+    return try statuses.map { try JSONSerialization.data(withJSONObject: $0) }
+}
 do {
     switch mode {
     case "stream":
@@ -91,6 +124,7 @@ do {
         }
         count = records.count
         bytesMoved = output.count
+        extra = " out_bytes=\(output.count)"
     case "write":
         guard arguments.count >= 5, let target = Int(arguments[4]) else {
             FileHandle.standardError.write(Data("usage: streamingjson-bench write FILE OUT BYTES [array|lines]\n".utf8))
@@ -117,6 +151,80 @@ do {
         count = appends
         try writer.finish()
         bytesMoved = (try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
+    case "encode-writer":
+        let out = outputURL()
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let records = try decoder.decode([Record].self, contentsOf: url)
+        start = Date()
+        let encoder = StreamingJSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let writer = try JSONStreamWriter<Record>(toFileAt: out, format: .array, encoder: encoder)
+        for record in records {
+            try writer.append(record)
+        }
+        try writer.finish()
+        count = records.count
+        bytesMoved = fileSize(out)
+        extra = " out_bytes=\(bytesMoved)"
+    case "transform":
+        let out = outputURL()
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let encoder = StreamingJSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let writer = try JSONStreamWriter<Record>(toFileAt: out, format: .array, encoder: encoder)
+        var iterator = decoder.elements(of: Record.self, contentsOf: url).makeIterator()
+        while var record = try iterator.next() {
+            record.price *= 1.1
+            if record.abv > 8 { strong += 1 }
+            try writer.append(record)
+            count += 1
+        }
+        try writer.finish()
+        extra = " out_bytes=\(fileSize(out))"
+    case "transform-foundation":
+        let out = outputURL()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        var records = try decoder.decode([Record].self, from: Data(contentsOf: url))
+        for index in records.indices {
+            records[index].price *= 1.1
+            if records[index].abv > 8 { strong += 1 }
+        }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let output = try encoder.encode(records)
+        try output.write(to: out)
+        count = records.count
+        extra = " out_bytes=\(output.count)"
+    case "twitter-docs", "twitter-docs-foundation":
+        let documents = try statusDocuments(url)
+        let rounds = arguments.count > 3 ? max(1, Int(arguments[3]) ?? 300) : 300
+        let documentBytes = documents.reduce(0) { $0 + $1.count }
+        // One decoder for all the documents, as a server would keep one.
+        let decode: (Data) throws -> Status
+        if mode == "twitter-docs" {
+            let decoder = StreamingJSONDecoder()
+            decode = { try decoder.decode(Status.self, from: $0) }
+        } else {
+            let decoder = JSONDecoder()
+            decode = { try decoder.decode(Status.self, from: $0) }
+        }
+        // An untimed round: warms up and checks that every document decodes.
+        for document in documents { strong &+= try decode(document).user.followersCount }
+        start = Date()
+        for _ in 0..<rounds {
+            for document in documents {
+                let status = try decode(document)
+                strong &+= status.user.followersCount &+ status.entities.userMentions.count
+            }
+        }
+        count = documents.count * rounds
+        bytesMoved = documentBytes * rounds
+        let elapsed = Date().timeIntervalSince(start)
+        extra = String(format: " documents=%d rounds=%d document_bytes=%d docs_per_s=%.0f",
+                       documents.count, rounds, documentBytes, Double(count) / elapsed)
     default:
         FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
         exit(2)
@@ -127,4 +235,5 @@ do {
 }
 let seconds = Date().timeIntervalSince(start)
 print(String(format: "mode=%@ records=%d strong=%d seconds=%.3f records_per_s=%.0f mb_per_s=%.1f peak_rss_mib=%.1f",
-             mode, count, strong, seconds, Double(count) / seconds, Double(bytesMoved) / 1e6 / seconds, peakResidentMiB()))
+             mode, count, strong, seconds, Double(count) / seconds, Double(bytesMoved) / 1e6 / seconds, peakResidentMiB())
+      + extra)

@@ -9,6 +9,21 @@ import sys
 import time
 
 
+class CommandFailed(SystemExit):
+    """A measured command exited nonzero. A SystemExit, so that a script that
+    does not catch it stops with the message, as before; scripts/compare
+    catches it, fails that row and goes on with the others."""
+
+    def __init__(self, message, command):
+        super().__init__(message)
+        self.command = command
+
+
+def parse_fields(out):
+    """The key=value fields that streamingjson-bench prints, as a dict."""
+    return dict(part.split("=", 1) for part in (out or "").split() if "=" in part)
+
+
 def measure(command, stdin_path=None, stdout_path=None):
     """Returns (seconds, peak_rss_mib, stdout) for one run of `command`.
 
@@ -18,19 +33,24 @@ def measure(command, stdin_path=None, stdout_path=None):
     inflate the peaks of the commands measured after them."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     stdout = open(stdout_path, "wb") if stdout_path else subprocess.PIPE
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
-    out = process.stdout.read() if not stdout_path else None
-    err = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    if stdin_path:
-        stdin.close()
-    if stdout_path:
-        stdout.close()
+    try:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE)
+        # stdout is read to its end before stderr: the measured commands
+        # write little to stderr (a full stderr pipe would block them).
+        out = process.stdout.read() if not stdout_path else None
+        err = process.stderr.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+    finally:
+        if stdin_path:
+            stdin.close()
+        if stdout_path:
+            stdout.close()
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
-        sys.exit("command failed (%d): %s\n%s" % (code, " ".join(command), err.decode(errors="replace")))
+        raise CommandFailed("command failed (%d): %s\n%s" % (code, " ".join(command), err.decode(errors="replace")),
+                            command)
     peak = usage.ru_maxrss / 1024 if sys.platform != "darwin" else usage.ru_maxrss / 1048576
     return seconds, peak, out.decode(errors="replace") if out is not None else None
 
