@@ -64,6 +64,13 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
         set { withLock { $0.userInfo = newValue } }
     }
 
+    /// Tests: encode every value through the node tape instead of writing
+    /// it directly, to compare the two paths byte for byte.
+    var _forcesTape: Bool {
+        get { withLock { $0.forcesTape } }
+        set { withLock { $0.forcesTape = newValue } }
+    }
+
     /// Encodes a value as one JSON document.
     ///
     /// Throws `EncodingError.invalidValue` for NaN or an infinity under

@@ -21,7 +21,7 @@ struct _ValueWriter {
         context = _EncodingContext(tape: tape, options: options)
         writer = _JSONWriter(options: options, tape: tape, compact: compact)
         self.output = output
-        if options.outputFormatting.contains(.sortedKeys) {
+        if options.outputFormatting.contains(.sortedKeys) || options.forcesTape {
             direct = nil
         } else {
             direct = _DirectEncoding(options: options, output: output, pretty: writer.pretty)
