@@ -39,6 +39,8 @@ public final class JSONStreamWriter<Element: Encodable> {
     private let output: _JSONOutput
     private let destination: _Destination
     private var state = State.open
+    /// `state` is `.open` (checked on every append without copying the enum).
+    private var isOpen = true
     private var count = 0
 
     /// Writes to an open handle (a file, a pipe, standard output). The handle
@@ -85,7 +87,7 @@ public final class JSONStreamWriter<Element: Encodable> {
 
     /// Encodes `element` and writes it after the ones before.
     public func append(_ element: Element) throws {
-        try checkOpen()
+        if !isOpen { try checkOpen() }
         // An element that fails to encode writes nothing (the output is
         // cut back to where it was) and leaves the writer usable.
         if writesLines {
@@ -114,6 +116,7 @@ public final class JSONStreamWriter<Element: Encodable> {
             try destination.commit()
         }
         state = .finished
+        isOpen = false
     }
 
     private func checkOpen() throws {
@@ -132,6 +135,7 @@ public final class JSONStreamWriter<Element: Encodable> {
             try body()
         } catch {
             state = .failed(error)
+            isOpen = false
             throw error
         }
     }

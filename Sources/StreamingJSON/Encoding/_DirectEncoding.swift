@@ -55,10 +55,15 @@ final class _DirectEncoding {
     private(set) var baseDepth = 0
     /// Index of the root value in a root array whose coding paths start with it, or -1.
     private var baseIndex = -1
-    /// Types known to be neither `_DirectEncodable` nor `_TapeEncodable`.
-    private var plainTypes: [ObjectIdentifier] = []
+    /// Types known to be neither `_DirectEncodable` nor `_TapeEncodable`
+    /// (a conformance check costs hundreds of instructions; user types come
+    /// back for every element). Raw storage, so a lookup is plain loads.
+    private let plainTypes = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: 64)
+    private var plainTypeCount = 0
     /// Keys of objects past `_EncodingTape.indexedObjectSize` members, by frame.
     private var largeKeys: [Int: Set<[UInt8]>] = [:]
+    /// Whether `largeKeys` may hold anything (checked instead of the dictionary).
+    private var hasLargeKeys = false
     private var snakeCaseCache: [String: String] = [:]
     /// For `_TapeEncodable` values other than arrays and dictionaries
     /// (`JSONValue`): encoded into this tape and written from it.
@@ -93,6 +98,7 @@ final class _DirectEncoding {
     deinit {
         segments.deinitialize(count: frames.count)
         segments.deallocate()
+        plainTypes.deallocate()
         frames.deallocate()
         spans.deallocate()
     }
@@ -125,7 +131,10 @@ final class _DirectEncoding {
         segments.deinitialize(count: frames.count)
         frames.removeAll()
         spans.removeAll()
-        if !largeKeys.isEmpty { largeKeys.removeAll() }
+        if hasLargeKeys {
+            largeKeys.removeAll()
+            hasLargeKeys = false
+        }
         needsTape = false
     }
 
@@ -186,7 +195,7 @@ final class _DirectEncoding {
             closeBracket(UInt8(ascii: "]"), count: Int(frame.count), indent: indent)
         case .object:
             closeBracket(UInt8(ascii: "}"), count: Int(frame.count), indent: indent)
-            if !largeKeys.isEmpty { largeKeys[index] = nil }
+            if hasLargeKeys { largeKeys[index] = nil }
         }
         var keySpans = spans
         keySpans.truncate(to: Int(frame.spansStart))
@@ -267,12 +276,13 @@ final class _DirectEncoding {
         let index = Int(frames[frame].count)
         separator(index, frame: frame)
         let start = out.count &+ 1
+        let hash: UInt64
         switch keyMode {
-        case .plain: out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
-        case .snakeCase: out.writeString(snakeCased(key.stringValue), escapesSlashes: escapesSlashes)
-        case .custom: out.writeString(customKey(key, frame: frame), escapesSlashes: escapesSlashes)
+        case .plain: hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
+        case .snakeCase: hash = out.writeString(snakeCased(key.stringValue), escapesSlashes: escapesSlashes)
+        case .custom: hash = out.writeString(customKey(key, frame: frame), escapesSlashes: escapesSlashes)
         }
-        try noteKey(frame, start: start, length: out.count &- 1 &- start)
+        try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
         frames[frame].count &+= 1
         writeColon()
     }
@@ -291,12 +301,13 @@ final class _DirectEncoding {
         return convert(path).stringValue
     }
 
-    /// Records the key just written (escaped, at `start` in the output) as
-    /// a member of the object at `frame`; throws if it is there already.
+    /// Records the key just written (escaped, at `start` in the output; its
+    /// hash from `writeEscaped`) as a member of the object at `frame`;
+    /// throws if it is there already.
     @inline(__always)
-    private func noteKey(_ frame: Int, start: Int, length: Int) throws {
+    private func noteKey(_ frame: Int, start: Int, length: Int, hash: UInt64) throws {
         let key = out.base + start
-        let bit: UInt64 = 1 &<< (Self.keyHash(key, length) & 63)
+        let bit: UInt64 = 1 &<< (hash &>> 58)
         let object = frames[frame]
         if object.count >= UInt32(_EncodingTape.indexedObjectSize) {
             return try noteLargeKey(frame, start: start, length: length)
@@ -305,7 +316,7 @@ final class _DirectEncoding {
             var span = Int(object.spansStart)
             while span < spans.count {
                 let other = spans[span]
-                if other.length == length, memcmp(out.base + other.start, key, length) == 0 { throw fallback() }
+                if other.length == length, Self.bytesEqual(out.base + other.start, key, length) { throw fallback() }
                 span &+= 1
             }
         }
@@ -317,6 +328,7 @@ final class _DirectEncoding {
 
     @inline(never)
     private func noteLargeKey(_ frame: Int, start: Int, length: Int) throws {
+        hasLargeKeys = true
         if largeKeys[frame] == nil {
             var keys = Set<[UInt8]>()
             for span in Int(frames[frame].spansStart)..<spans.count {
@@ -329,14 +341,15 @@ final class _DirectEncoding {
     }
 
     @inline(__always)
-    static func keyHash(_ key: UnsafePointer<UInt8>, _ length: Int) -> UInt64 {
-        var hash = UInt64(truncatingIfNeeded: length)
+    static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         var i = 0
-        while i < length {
-            hash = (hash &* 31) &+ UInt64(key[i])
-            i &+= 1
+        while length &- i >= 8 {
+            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+                return false
+            }
+            i &+= 8
         }
-        return (hash &* 0x9E37_79B9_7F4A_7C15) >> 58
+        return _FastScalars.loadPartial(a + i, length &- i) == _FastScalars.loadPartial(b + i, length &- i)
     }
 
     /// Writes the separator before a new element of the array at `frame`;
@@ -513,17 +526,29 @@ final class _DirectEncoding {
         }
         // Past the tape's depth limit the tape throws before `encode(to:)`.
         guard baseDepth &+ frame <= maxDepth else { throw fallback() }
-        let id = ObjectIdentifier(T.self)
-        if !plainTypes.contains(id) {
+        if !isPlain(ObjectIdentifier(T.self)) {
             if let collection = value as? any _DirectEncodable {
                 return try collection._directEncode(into: self, frame: frame, serial: serial)
             }
             if let special = value as? any _TapeEncodable {
                 return try bridge(special, frame: frame)
             }
-            if plainTypes.count < 64 { plainTypes.append(id) }
+            if plainTypeCount < 64 {
+                plainTypes[plainTypeCount] = ObjectIdentifier(T.self)
+                plainTypeCount &+= 1
+            }
         }
         try value.encode(to: _DirectEncoder(state: self, frame: frame, serial: serial))
+    }
+
+    @inline(__always)
+    private func isPlain(_ id: ObjectIdentifier) -> Bool {
+        var i = 0
+        while i < plainTypeCount {
+            if plainTypes[i] == id { return true }
+            i &+= 1
+        }
+        return false
     }
 
     /// A value in a new slot above `parent`: pushed, encoded, closed.

@@ -308,28 +308,52 @@ extension _JSONOutput {
         }
     }
 
-    /// A string, quoted and escaped as `_JSONScalars.append(string:)` does.
+    /// A string, quoted and escaped as `_JSONScalars.append(string:)` does;
+    /// returns the hash of `writeEscaped`.
+    @inline(__always) @discardableResult
+    func writeString(_ string: String, escapesSlashes: Bool) -> UInt64 {
+        if let hash = string.utf8.withContiguousStorageIfAvailable({ utf8 in
+            writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
+        }) {
+            return hash
+        }
+        var copy = string
+        return copy.withUTF8 { writeEscaped($0, escapesSlashes: escapesSlashes) }
+    }
+
+    /// `writeEscaped`, with strings of at most 8 bytes that need no escape
+    /// (most keys) done inline: one word loaded, checked and stored.
     @inline(__always)
-    func writeString(_ string: String, escapesSlashes: Bool) {
-        let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
-            writeEscaped(utf8, escapesSlashes: escapesSlashes)
+    func writeShortOrEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
+        let n = utf8.count
+        if n <= 8, n > 0, let source = utf8.baseAddress {
+            let word = n == 8 ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
+            let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
+            if _FastScalars.escapeMask(word, slashes: slashes) & mask == 0 {
+                let p = reserve(18)
+                p[0] = UInt8(ascii: "\"")
+                UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
+                p[n &+ 1] = UInt8(ascii: "\"")
+                count &+= n &+ 2
+                return (UInt64(truncatingIfNeeded: n) ^ word) &* 0x9E37_79B9_7F4A_7C15
+            }
         }
-        if done == nil {
-            var copy = string
-            copy.withUTF8 { writeEscaped($0, escapesSlashes: escapesSlashes) }
-        }
+        return writeEscaped(utf8, escapesSlashes: slashes)
     }
 
     /// Quoted and escaped UTF-8: runs of 8 bytes that need nothing are
-    /// checked and copied a word at a time.
-    func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) {
+    /// checked and copied a word at a time. Returns a hash of the raw bytes
+    /// (the words as read), which object keys use for the duplicate check.
+    @discardableResult
+    func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
         let n = utf8.count
+        var hash = UInt64(truncatingIfNeeded: n)
         guard n > 0, let source = utf8.baseAddress else {
             let p = reserve(2)
             p[0] = UInt8(ascii: "\"")
             p[1] = UInt8(ascii: "\"")
             count &+= 2
-            return
+            return hash
         }
         let chunk = 1024
         // Room for one chunk escaped at worst (6 bytes per byte), the quotes
@@ -364,19 +388,23 @@ extension _JSONOutput {
                 }
                 UnsafeMutableRawPointer(d).storeBytes(of: word, as: UInt64.self)
                 if found == 0 {
+                    hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
                     i &+= take
                     d += take
                     continue
                 }
                 let clean = found.trailingZeroBitCount &>> 3
+                let escaped = source[i &+ clean]
+                hash = (hash ^ (word & ((1 &<< UInt64(clean &* 8)) &- 1)) ^ (UInt64(escaped) &<< 56)) &* 0x9E37_79B9_7F4A_7C15
                 i &+= clean
                 d += clean
-                d += _FastScalars.writeEscape(source[i], to: d)
+                d += _FastScalars.writeEscape(escaped, to: d)
                 i &+= 1
             }
         }
         d.pointee = UInt8(ascii: "\"")
         d += 1
         count = d - base
+        return hash
     }
 }
