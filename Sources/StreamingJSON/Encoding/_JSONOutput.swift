@@ -3,6 +3,12 @@ import Foundation
 /// The bytes being written: all of them for `encode(_:)`, or up to about
 /// 256 KiB at a time when a sink takes them as they come.
 ///
+/// With a sink, full buffers are written by a second thread
+/// (`_BackgroundWriter`) while encoding goes on into the other of two
+/// buffers: `write(2)` overlaps encoding, and memory stays at two buffers.
+/// The first buffer is written on the caller's thread when it is also the
+/// last (small outputs start no thread).
+///
 /// A class holding a raw `malloc` buffer, so that the direct encoder (whose
 /// containers reach it through a reference) appends with plain stores: every
 /// access to `base`, `count` and `capacity` is instantaneous (a load or a
@@ -14,6 +20,10 @@ final class _JSONOutput: _ByteAppending {
     private(set) var capacity: Int
     let sink: _FileSink?
     static let flushThreshold = 256 * 1024
+    /// The buffer the background writer has (or had) while this one fills.
+    private var spare: UnsafeMutablePointer<UInt8>?
+    private var spareCapacity = 0
+    private var writer: _BackgroundWriter?
 
     init(capacity: Int) {
         sink = nil
@@ -27,7 +37,12 @@ final class _JSONOutput: _ByteAppending {
         base = malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
     }
 
-    deinit { free(base) }
+    deinit {
+        // Waits for a write in flight: the caller may close the descriptor next.
+        writer?.stop()
+        free(base)
+        if let spare { free(spare) }
+    }
 
     /// Room for `n` more bytes; returns where they go. The caller stores
     /// them and then adds what it wrote to `count`.
@@ -62,14 +77,46 @@ final class _JSONOutput: _ByteAppending {
 
     @inline(__always)
     func flushIfNeeded() throws {
-        if count >= Self.flushThreshold, sink != nil { try flush() }
+        if count >= Self.flushThreshold, sink != nil { try handOver() }
     }
 
-    /// Writes what is buffered to the sink.
-    func flush() throws {
-        guard let sink, count > 0 else { return }
-        try sink.write(UnsafeRawBufferPointer(start: base, count: count))
+    /// Gives the full buffer to the background writer (after it finished the
+    /// previous one, whose failure is thrown here) and goes on in the other.
+    private func handOver() throws {
+        guard let sink else { return }
+        let writer: _BackgroundWriter
+        if let running = self.writer {
+            writer = running
+        } else {
+            writer = _BackgroundWriter(sink: sink)
+            self.writer = writer
+        }
+        try writer.submit(base, count)
+        let full = base
+        let fullCapacity = capacity
+        if let spare {
+            base = spare
+            capacity = spareCapacity
+        } else {
+            base = malloc(fullCapacity)!.assumingMemoryBound(to: UInt8.self)
+        }
+        spare = full
+        spareCapacity = fullCapacity
         count = 0
+    }
+
+    /// Writes what is buffered to the sink and waits until every byte is
+    /// written; a failed write is thrown.
+    func flush() throws {
+        guard let sink else { return }
+        guard let writer else {
+            // Nothing went to the background: write here, no thread needed.
+            if count > 0 { try sink.write(UnsafeRawBufferPointer(start: base, count: count)) }
+            count = 0
+            return
+        }
+        if count > 0 { try handOver() }
+        try writer.waitUntilIdle()
     }
 
     /// The bytes as `Data`, handing over the buffer without a copy; the
@@ -81,6 +128,72 @@ final class _JSONOutput: _ByteAppending {
         base = malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
         count = 0
         return data
+    }
+}
+
+/// A thread that writes the buffers `_JSONOutput` hands over, one at a
+/// time; the first failure is kept and thrown to the encoding side.
+final class _BackgroundWriter: @unchecked Sendable {
+    private let sink: _FileSink
+    private let condition = NSCondition()
+    private var pending: (UnsafeMutablePointer<UInt8>, Int)?
+    private var failure: (any Error)?
+    private var stopping = false
+    private var exited = false
+
+    init(sink: _FileSink) {
+        self.sink = sink
+        let thread = Thread { [self] in run() }
+        thread.name = "StreamingJSON writer"
+        thread.start()
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            while pending == nil, !stopping { condition.wait() }
+            guard let (base, count) = pending else { break }
+            let failed = failure != nil
+            condition.unlock()
+            var error: (any Error)?
+            if !failed {
+                do { try sink.write(UnsafeRawBufferPointer(start: base, count: count)) } catch let thrown { error = thrown }
+            }
+            condition.lock()
+            if let error, failure == nil { failure = error }
+            pending = nil
+            condition.broadcast()
+        }
+        exited = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Queues `count` bytes at `base` once the previous buffer is written;
+    /// throws an earlier write's failure instead.
+    func submit(_ base: UnsafeMutablePointer<UInt8>, _ count: Int) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending != nil { condition.wait() }
+        if let failure { throw failure }
+        pending = (base, count)
+        condition.broadcast()
+    }
+
+    func waitUntilIdle() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending != nil { condition.wait() }
+        if let failure { throw failure }
+    }
+
+    /// Lets the write in flight finish, then ends the thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !exited { condition.wait() }
+        condition.unlock()
     }
 }
 
