@@ -36,9 +36,11 @@ public final class JSONStreamWriter<Element: Encodable> {
 
     private let writesLines: Bool
     private var writer: _ValueWriter
-    private var output: _JSONOutput
+    private let output: _JSONOutput
     private let destination: _Destination
     private var state = State.open
+    /// `state` is `.open` (checked on every append without copying the enum).
+    private var isOpen = true
     private var count = 0
 
     /// Writes to an open handle (a file, a pipe, standard output). The handle
@@ -63,8 +65,9 @@ public final class JSONStreamWriter<Element: Encodable> {
         }
         self.destination = destination
         self.writesLines = format == .jsonLines
-        self.writer = _ValueWriter(options: encoder.options, compact: writesLines)
-        self.output = _JSONOutput(sink: _FileSink(descriptor: destination.descriptor))
+        let output = _JSONOutput(sink: _FileSink(descriptor: destination.descriptor))
+        self.output = output
+        self.writer = _ValueWriter(options: encoder.options, output: output, compact: writesLines)
     }
 
     deinit {
@@ -84,20 +87,16 @@ public final class JSONStreamWriter<Element: Encodable> {
 
     /// Encodes `element` and writes it after the ones before.
     public func append(_ element: Element) throws {
-        try checkOpen()
-        // Encode first: an element that fails to encode writes nothing and
-        // leaves the writer usable.
+        if !isOpen { try checkOpen() }
+        // An element that fails to encode writes nothing (the output is
+        // cut back to where it was) and leaves the writer usable.
         if writesLines {
-            try writer.encode(element, path: .root, isElement: false)
+            try writer.writeLine(element)
         } else {
-            try writer.encode(element, path: .root, isElement: true)
+            try writer.writeElement(element, index: count, pathIndex: -1)
         }
         try failing {
-            if writesLines {
-                try writer.writeLine(into: &output)
-            } else {
-                try writer.writeElement(index: count, into: &output)
-            }
+            try output.flushIfNeeded()
             count += 1
         }
     }
@@ -117,6 +116,7 @@ public final class JSONStreamWriter<Element: Encodable> {
             try destination.commit()
         }
         state = .finished
+        isOpen = false
     }
 
     private func checkOpen() throws {
@@ -135,12 +135,13 @@ public final class JSONStreamWriter<Element: Encodable> {
             try body()
         } catch {
             state = .failed(error)
+            isOpen = false
             throw error
         }
     }
 
     private func writeClosing() throws {
-        if !writesLines { writer.closeArray(count: count, into: &output) }
+        if !writesLines { writer.closeArray(count: count) }
     }
 }
 

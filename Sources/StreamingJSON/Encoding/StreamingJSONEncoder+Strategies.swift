@@ -79,6 +79,8 @@ struct _EncodingOptions: @unchecked Sendable {
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
     /// Deepest nesting of arrays and objects written.
     var maxDepth = 512
+    /// Every value through the tape, never written directly (tests compare the two).
+    var forcesTape = false
 
     var usesDefaultKeys: Bool {
         if case .useDefaultKeys = keyEncodingStrategy { return true }

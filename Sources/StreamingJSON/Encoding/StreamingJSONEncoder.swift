@@ -64,15 +64,22 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
         set { withLock { $0.userInfo = newValue } }
     }
 
+    /// Tests: encode every value through the node tape instead of writing
+    /// it directly, to compare the two paths byte for byte.
+    var _forcesTape: Bool {
+        get { withLock { $0.forcesTape } }
+        set { withLock { $0.forcesTape = newValue } }
+    }
+
     /// Encodes a value as one JSON document.
     ///
     /// Throws `EncodingError.invalidValue` for NaN or an infinity under
     /// `.throw`, for a value that encodes nothing, and for nesting deeper
     /// than 512 arrays and objects.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        var writer = _ValueWriter(options: options)
-        var output = _JSONOutput(capacity: 4096)
-        try writer.writeDocument(value, into: &output)
+        let output = _JSONOutput(capacity: 4096)
+        var writer = _ValueWriter(options: options, output: output)
+        try writer.writeDocument(value)
         return output.takeData()
     }
 
@@ -86,9 +93,9 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
     /// pipe, a full disk) throws a `POSIXError`; a process that wants that
     /// error rather than being killed by `SIGPIPE` must ignore the signal.
     public func encode<T: Encodable>(_ value: T, to handle: FileHandle) throws {
-        var writer = _ValueWriter(options: options)
-        var output = _JSONOutput(sink: _FileSink(descriptor: handle.fileDescriptor))
-        try writer.writeDocument(value, into: &output)
+        let output = _JSONOutput(sink: _FileSink(descriptor: handle.fileDescriptor))
+        var writer = _ValueWriter(options: options, output: output)
+        try writer.writeDocument(value)
         try output.flush()
     }
 }

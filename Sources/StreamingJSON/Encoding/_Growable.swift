@@ -24,8 +24,8 @@ struct _Growable<Element: BitwiseCopyable> {
 
     @inline(__always)
     subscript(index: Int) -> Element {
-        get { base[index] }
-        nonmutating set { base[index] = newValue }
+        unsafeAddress { UnsafePointer(base + index) }
+        nonmutating unsafeMutableAddress { base + index }
     }
 
     @inline(__always)
@@ -44,6 +44,13 @@ struct _Growable<Element: BitwiseCopyable> {
     }
 
     mutating func removeAll() { count = 0 }
+
+    @inline(__always)
+    mutating func removeLast() { count -= 1 }
+
+    /// Keeps the first `newCount` elements.
+    @inline(__always)
+    mutating func truncate(to newCount: Int) { count = newCount }
 
     var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
 

@@ -49,6 +49,14 @@ enum _JSONScalars {
     /// trailing `.0`. Most such strings are short enough to live inline in
     /// `String`, so this does not allocate.
     static func append<F: BinaryFloatingPoint & CustomStringConvertible>(finite value: F, to bytes: inout some _ByteAppending) {
+        if F.self == Double.self {
+            // The same text, formatted without a String (`_FastScalars`).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _FastScalars.maxNumberLength) { buffer in
+                let length = _FastScalars.formatDouble(unsafeBitCast(value, to: Double.self), to: buffer.baseAddress!)
+                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: length))
+            }
+            return
+        }
         var text = value.description
         text.withUTF8 { utf8 in
             var count = utf8.count

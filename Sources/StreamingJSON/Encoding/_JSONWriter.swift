@@ -16,6 +16,9 @@ struct _JSONWriter {
     let pretty: Bool
     let sortsKeys: Bool
     let escapesSlashes: Bool
+    /// Whether a sink may be handed what is written so far between
+    /// elements and members (false while the bytes may still be dropped).
+    var flushes = true
     /// Children of the objects being written in sorted order, as a stack:
     /// each object sorts its own slice at the end and removes it when done.
     private var order: [UInt32] = []
@@ -28,35 +31,35 @@ struct _JSONWriter {
     }
 
     /// Writes the value at `node`; `depth` is its indent level when pretty.
-    mutating func write(_ node: UInt32, depth: Int, into output: inout _JSONOutput) throws {
+    mutating func write(_ node: UInt32, depth: Int, into output: _JSONOutput) throws {
         let tape = self.tape
-        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.buffer, into: &output)
+        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.buffer, into: output)
     }
 
     private mutating func write(_ node: UInt32, depth: Int, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
-                                bytes: UnsafeBufferPointer<UInt8>, into output: inout _JSONOutput) throws {
+                                bytes: UnsafeBufferPointer<UInt8>, into output: _JSONOutput) throws {
         let value = nodes[Int(node)]
         switch value.kind {
         case .scalar:
-            output.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[Int(value.first)..<Int(value.first + value.last)]))
+            output.append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress! + Int(value.first), count: Int(value.last)))
         case .array:
-            guard value.count > 0 else { return writeEmpty("[", "]", depth: depth, into: &output) }
-            output.bytes.append(UInt8(ascii: "["))
+            guard value.count > 0 else { return writeEmpty("[", "]", depth: depth, into: output) }
+            output.append(UInt8(ascii: "["))
             var child = value.first
             var isFirst = true
             while child != _EncodingTape.none {
-                if !isFirst { output.bytes.append(UInt8(ascii: ",")) }
+                if !isFirst { output.append(UInt8(ascii: ",")) }
                 isFirst = false
-                if pretty { newline(depth + 1, into: &output) }
-                try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: &output)
-                try output.flushIfNeeded()
+                if pretty { newline(depth + 1, into: output) }
+                try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: output)
+                if flushes { try output.flushIfNeeded() }
                 child = nodes[Int(child)].next
             }
-            if pretty { newline(depth, into: &output) }
-            output.bytes.append(UInt8(ascii: "]"))
+            if pretty { newline(depth, into: output) }
+            output.append(UInt8(ascii: "]"))
         case .object:
-            guard value.count > 0 else { return writeEmpty("{", "}", depth: depth, into: &output) }
-            output.bytes.append(UInt8(ascii: "{"))
+            guard value.count > 0 else { return writeEmpty("{", "}", depth: depth, into: output) }
+            output.append(UInt8(ascii: "{"))
             if sortsKeys {
                 let start = order.count
                 var child = value.first
@@ -67,60 +70,61 @@ struct _JSONWriter {
                 order[start...].sort { Self.keyPrecedes($0, $1, nodes: nodes, bytes: bytes) }
                 for position in start..<(start + Int(value.count)) {
                     try writeMember(order[position], isFirst: position == start, depth: depth,
-                                    nodes: nodes, bytes: bytes, into: &output)
+                                    nodes: nodes, bytes: bytes, into: output)
                 }
                 order.removeSubrange(start...)
             } else {
                 var child = value.first
                 var isFirst = true
                 while child != _EncodingTape.none {
-                    try writeMember(child, isFirst: isFirst, depth: depth, nodes: nodes, bytes: bytes, into: &output)
+                    try writeMember(child, isFirst: isFirst, depth: depth, nodes: nodes, bytes: bytes, into: output)
                     isFirst = false
                     child = nodes[Int(child)].next
                 }
             }
-            if pretty { newline(depth, into: &output) }
-            output.bytes.append(UInt8(ascii: "}"))
+            if pretty { newline(depth, into: output) }
+            output.append(UInt8(ascii: "}"))
         case .empty:
             // Nothing was encoded here (a `superEncoder()` never written to):
             // Foundation writes an empty object.
-            writeEmpty("{", "}", depth: depth, into: &output)
+            writeEmpty("{", "}", depth: depth, into: output)
         }
     }
 
     private mutating func writeMember(_ child: UInt32, isFirst: Bool, depth: Int,
                                       nodes: UnsafeBufferPointer<_EncodingTape._Node>,
-                                      bytes: UnsafeBufferPointer<UInt8>, into output: inout _JSONOutput) throws {
-        if !isFirst { output.bytes.append(UInt8(ascii: ",")) }
-        if pretty { newline(depth + 1, into: &output) }
+                                      bytes: UnsafeBufferPointer<UInt8>, into output: _JSONOutput) throws {
+        if !isFirst { output.append(UInt8(ascii: ",")) }
+        if pretty { newline(depth + 1, into: output) }
         let member = nodes[Int(child)]
         let key = UnsafeBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyStart + member.keyLength)])
-        _JSONScalars.append(utf8: key, escapesSlashes: escapesSlashes, to: &output.bytes)
+        var sink = output
+        _JSONScalars.append(utf8: key, escapesSlashes: escapesSlashes, to: &sink)
         if pretty {
-            output.bytes.append(UInt8(ascii: " "))
-            output.bytes.append(UInt8(ascii: ":"))
-            output.bytes.append(UInt8(ascii: " "))
+            output.append(UInt8(ascii: " "))
+            output.append(UInt8(ascii: ":"))
+            output.append(UInt8(ascii: " "))
         } else {
-            output.bytes.append(UInt8(ascii: ":"))
+            output.append(UInt8(ascii: ":"))
         }
-        try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: &output)
-        try output.flushIfNeeded()
+        try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: output)
+        if flushes { try output.flushIfNeeded() }
     }
 
-    private func writeEmpty(_ open: Unicode.Scalar, _ close: Unicode.Scalar, depth: Int, into output: inout _JSONOutput) {
-        output.bytes.append(UInt8(ascii: open))
+    private func writeEmpty(_ open: Unicode.Scalar, _ close: Unicode.Scalar, depth: Int, into output: _JSONOutput) {
+        output.append(UInt8(ascii: open))
         if pretty {
-            output.bytes.append(UInt8(ascii: "\n"))
-            newline(depth, into: &output)
+            output.append(UInt8(ascii: "\n"))
+            newline(depth, into: output)
         }
-        output.bytes.append(UInt8(ascii: close))
+        output.append(UInt8(ascii: close))
     }
 
-    private func newline(_ depth: Int, into output: inout _JSONOutput) {
-        output.bytes.append(UInt8(ascii: "\n"))
+    private func newline(_ depth: Int, into output: _JSONOutput) {
+        output.append(UInt8(ascii: "\n"))
         for _ in 0..<depth {
-            output.bytes.append(UInt8(ascii: " "))
-            output.bytes.append(UInt8(ascii: " "))
+            output.append(UInt8(ascii: " "))
+            output.append(UInt8(ascii: " "))
         }
     }
 
@@ -138,52 +142,3 @@ struct _JSONWriter {
     }
 }
 
-/// The bytes being written: all of them for `encode(_:)`, or up to about
-/// 256 KiB at a time when a sink takes them as they come.
-struct _JSONOutput {
-    var bytes: [UInt8] = []
-    let sink: _FileSink?
-    static let flushThreshold = 256 * 1024
-
-    init(capacity: Int) {
-        sink = nil
-        bytes.reserveCapacity(capacity)
-    }
-
-    init(sink: _FileSink) {
-        self.sink = sink
-        bytes.reserveCapacity(Self.flushThreshold + 4096)
-    }
-
-    @inline(__always)
-    mutating func flushIfNeeded() throws {
-        if bytes.count >= Self.flushThreshold, sink != nil { try flush() }
-    }
-
-    /// Writes what is buffered to the sink.
-    mutating func flush() throws {
-        guard let sink, !bytes.isEmpty else { return }
-        try bytes.withUnsafeBytes { try sink.write($0) }
-        bytes.removeAll(keepingCapacity: true)
-    }
-
-    func takeData() -> Data { Data(bytes) }
-}
-
-/// A file descriptor written with `write(2)`: every failure is thrown.
-struct _FileSink {
-    let descriptor: Int32
-
-    func write(_ buffer: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < buffer.count {
-            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-            }
-            offset += written
-        }
-    }
-}

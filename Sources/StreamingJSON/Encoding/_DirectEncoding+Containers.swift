@@ -1,0 +1,237 @@
+import Foundation
+
+// The encoder and containers of `_DirectEncoding`. Each is a small struct:
+// the shared state and the frame it writes into (index and serial), so a
+// copy costs one retain. All state lives in `_DirectEncoding`.
+
+struct _DirectEncoder: Encoder {
+    let state: _DirectEncoding
+    let frame: Int
+    let serial: UInt64
+
+    var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
+    var userInfo: [CodingUserInfoKey: Any] { state.userInfo }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let open = state.openContainer(frame, serial, .object)
+        return KeyedEncodingContainer(_DirectKeyedContainer<Key>(state: state, frame: open ? frame : -1, serial: serial))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let open = state.openContainer(frame, serial, .array)
+        return _DirectUnkeyedContainer(state: state, frame: open ? frame : -1, serial: serial)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        _DirectSingleValueContainer(state: state, frame: frame, serial: serial)
+    }
+}
+
+struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let state: _DirectEncoding
+    let frame: Int
+    let serial: UInt64
+
+    var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        state.out.writeLiteral("null")
+    }
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        state.writeBool(value)
+    }
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        state.out.writeString(value, escapesSlashes: state.escapesSlashes)
+    }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        try state.writeDouble(value)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        try state.writeFloat(value)
+    }
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ value: T, _ key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        state.out.writeInteger(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try state.beginMember(frame, serial, key)
+        if try state.encodeFast(value, level: frame &+ 1) { return }
+        try state.encodeNested(value, parent: frame, segment: .key(key))
+    }
+
+    // `encodeIfPresent` here rather than the protocol's generic defaults.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Float?, forKey key: Key) throws { if let value { try encode(value, forKey: key) } }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { if let value { try integer(value, key) } }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let (nested, nestedSerial) = state.openNested(frame, serial, key: key, kind: .object)
+        return KeyedEncodingContainer(_DirectKeyedContainer<NestedKey>(state: state, frame: nested, serial: nestedSerial))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let (nested, nestedSerial) = state.openNested(frame, serial, key: key, kind: .array)
+        return _DirectUnkeyedContainer(state: state, frame: nested, serial: nestedSerial)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let (slot, slotSerial) = state.openSuper(frame, serial, key: _JSONKey.super)
+        return _DirectEncoder(state: state, frame: slot, serial: slotSerial)
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let (slot, slotSerial) = state.openSuper(frame, serial, key: key)
+        return _DirectEncoder(state: state, frame: slot, serial: slotSerial)
+    }
+}
+
+struct _DirectUnkeyedContainer: UnkeyedEncodingContainer {
+    let state: _DirectEncoding
+    let frame: Int
+    let serial: UInt64
+
+    var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
+    var count: Int { state.elementCount(frame, serial) }
+
+    mutating func encodeNil() throws {
+        _ = try state.beginElement(frame, serial)
+        state.out.writeLiteral("null")
+    }
+    mutating func encode(_ value: Bool) throws {
+        _ = try state.beginElement(frame, serial)
+        state.writeBool(value)
+    }
+    mutating func encode(_ value: String) throws {
+        _ = try state.beginElement(frame, serial)
+        state.out.writeString(value, escapesSlashes: state.escapesSlashes)
+    }
+    mutating func encode(_ value: Double) throws {
+        _ = try state.beginElement(frame, serial)
+        try state.writeDouble(value)
+    }
+    mutating func encode(_ value: Float) throws {
+        _ = try state.beginElement(frame, serial)
+        try state.writeFloat(value)
+    }
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ value: T) throws {
+        _ = try state.beginElement(frame, serial)
+        state.out.writeInteger(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = try state.beginElement(frame, serial)
+        if try state.encodeFast(value, level: frame &+ 1) { return }
+        try state.encodeNested(value, parent: frame, segment: .index(index))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let (nested, nestedSerial) = state.openNestedElement(frame, serial, kind: .object)
+        return KeyedEncodingContainer(_DirectKeyedContainer<NestedKey>(state: state, frame: nested, serial: nestedSerial))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let (nested, nestedSerial) = state.openNestedElement(frame, serial, kind: .array)
+        return _DirectUnkeyedContainer(state: state, frame: nested, serial: nestedSerial)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let (slot, slotSerial) = state.openSuperElement(frame, serial)
+        return _DirectEncoder(state: state, frame: slot, serial: slotSerial)
+    }
+}
+
+struct _DirectSingleValueContainer: SingleValueEncodingContainer {
+    let state: _DirectEncoding
+    let frame: Int
+    let serial: UInt64
+
+    var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
+
+    mutating func encodeNil() throws {
+        try state.beginSingle(frame, serial, fill: true)
+        state.out.writeLiteral("null")
+    }
+    mutating func encode(_ value: Bool) throws {
+        try state.beginSingle(frame, serial, fill: true)
+        state.writeBool(value)
+    }
+    mutating func encode(_ value: String) throws {
+        try state.beginSingle(frame, serial, fill: true)
+        state.out.writeString(value, escapesSlashes: state.escapesSlashes)
+    }
+    mutating func encode(_ value: Double) throws {
+        try state.beginSingle(frame, serial, fill: true)
+        try state.writeDouble(value)
+    }
+    mutating func encode(_ value: Float) throws {
+        try state.beginSingle(frame, serial, fill: true)
+        try state.writeFloat(value)
+    }
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ value: T) throws {
+        try state.beginSingle(frame, serial, fill: true)
+        state.out.writeInteger(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try state.beginSingle(frame, serial, fill: false)
+        try state.encodeInto(value, frame: frame, serial: serial)
+    }
+}

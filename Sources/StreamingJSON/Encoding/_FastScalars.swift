@@ -1,0 +1,410 @@
+import Foundation
+
+// Scalar text formatted straight into a byte buffer: no intermediate
+// `String`, one capacity check per value, stores through a pointer. Every
+// routine writes exactly what the `_JSONScalars` reference text is (Swift's
+// `description` for floating point, Foundation's escaping and dates); the
+// tests compare them over edge values and millions of random inputs.
+enum _FastScalars {
+    /// "00" "01" … "99": two digits per lookup.
+    static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// The most bytes any formatter below writes for one number.
+    static let maxNumberLength = 48
+
+    @inline(__always)
+    static func decimalLength(_ value: UInt64) -> Int {
+        var length = 1
+        var bound: UInt64 = 10
+        while length < 20, value >= bound {
+            length &+= 1
+            bound &*= 10
+        }
+        return length
+    }
+
+    /// The decimal digits of `value`, exactly `length` of them (zero padded
+    /// on the left), written at `p`.
+    @inline(__always)
+    static func writeDigits(_ value: UInt64, length: Int, to p: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        var i = length
+        var rest = value
+        while i >= 2 {
+            let (q, r) = rest.quotientAndRemainder(dividingBy: 100)
+            i &-= 2
+            p[i] = pairs[Int(r) &* 2]
+            p[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
+            rest = q
+        }
+        if i == 1 { p[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
+    }
+
+    /// `value` in decimal at `p` (room for 20 bytes); returns the length.
+    @inline(__always)
+    static func formatUnsigned(_ value: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        if value < 10 {
+            p[0] = UInt8(truncatingIfNeeded: value) &+ 0x30
+            return 1
+        }
+        let length = decimalLength(value)
+        writeDigits(value, length: length, to: p)
+        return length
+    }
+
+    /// A finite double as Foundation writes it: Swift's shortest round-trip
+    /// `description` without a trailing `.0` (`1`, `-0`, `4.35`, `1e-05`,
+    /// `1.2345678901234568e+17`). Needs `maxNumberLength` bytes at `p`.
+    ///
+    /// Fast path, for the usual values with a few decimals (1e-3 ≤ |v|,
+    /// |v|·10^k < 2^45): the shortest decimal is the first k = 0, 1, 2, … for
+    /// which m = round(|v|·10^k) satisfies m / 10^k == |v|. That division is
+    /// exact in both operands and correctly rounded, so it is exactly what
+    /// parsing "m·10^-k" gives; and while 10^k·ulp(v) < 0.01 at most one
+    /// multiple of 10^-k lies within half an ulp of v (the rounding interval),
+    /// so a k-digit decimal that round-trips is unique, is the one nearest v,
+    /// and none with fewer digits exists when the smaller k failed. Swift's
+    /// `description` prints such values in plain decimal notation. Anything
+    /// else goes to the standard library's own formatter.
+    static func formatDouble(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let magnitude = value.magnitude
+        if magnitude == 0 {
+            if value.sign == .minus {
+                p[0] = UInt8(ascii: "-")
+                p[1] = UInt8(ascii: "0")
+                return 2
+            }
+            p[0] = UInt8(ascii: "0")
+            return 1
+        }
+        if magnitude >= 1e-3, magnitude < 0x1p45 {
+            let ulp = magnitude.ulp
+            var scale = 1.0
+            var decimals = 0
+            while true {
+                let scaled = magnitude * scale
+                if scaled >= 0x1p45 || ulp * scale >= 0.01 { break }
+                // Round half up; exact, as 0.5 is a multiple of ulp(scaled) here.
+                let rounded = Double(Int64(scaled + 0.5))
+                if (scaled - rounded).magnitude < 0.008, rounded / scale == magnitude {
+                    var q = p
+                    if value < 0 {
+                        q[0] = UInt8(ascii: "-")
+                        q += 1
+                    }
+                    return (q - p) &+ formatFixed(UInt64(rounded), decimals: decimals, to: q)
+                }
+                decimals &+= 1
+                scale *= 10
+            }
+        }
+        return copyDescription(value.description, to: p)
+    }
+
+    /// Swift's `description` of a float (at most 24 bytes for `Double`)
+    /// without a trailing `.0`.
+    @inline(never)
+    static func copyDescription(_ description: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var text = description
+        return text.withUTF8 { utf8 in
+            var length = min(utf8.count, maxNumberLength)
+            if length >= 2, utf8[length - 2] == UInt8(ascii: "."), utf8[length - 1] == UInt8(ascii: "0") { length -= 2 }
+            p.update(from: utf8.baseAddress!, count: length)
+            return length
+        }
+    }
+
+    /// `digits` with a decimal point before its last `decimals` digits
+    /// (`0.05` for 5 and 2); no point when `decimals` is 0.
+    @inline(__always)
+    static func formatFixed(_ digits: UInt64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        if decimals == 0 { return formatUnsigned(digits, to: p) }
+        let length = decimalLength(digits)
+        let integerLength = length > decimals ? length &- decimals : 1
+        let total = integerLength &+ 1 &+ decimals
+        let (integer, fraction) = digits.quotientAndRemainder(dividingBy: pow10(decimals))
+        writeDigits(integer, length: integerLength, to: p)
+        p[integerLength] = UInt8(ascii: ".")
+        writeDigits(fraction, length: decimals, to: p + (integerLength &+ 1))
+        return total
+    }
+
+    @inline(__always)
+    static func pow10(_ n: Int) -> UInt64 {
+        var result: UInt64 = 1
+        for _ in 0..<n { result &*= 10 }
+        return result
+    }
+
+    /// A finite float: Swift's `Float.description` without a trailing `.0`.
+    static func formatFloat(_ value: Float, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        copyDescription(value.description, to: p)
+    }
+
+    /// `"2017-11-13T14:30:15Z"` (22 bytes, quotes included) for dates in
+    /// `_ISO8601Formatter.arithmeticRange`; 0 for others.
+    static func formatISO8601(_ date: Date, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let interval = date.timeIntervalSince1970
+        guard _ISO8601Formatter.arithmeticRange.contains(interval) else { return 0 }
+        let seconds = Int(interval.rounded(.down))
+        let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (dayNumber, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
+        let (year, month, day) = _ISO8601Formatter.civil(fromDays: dayNumber)
+        let pairs = digitPairs.utf8Start
+        @inline(__always) func pair(_ value: Int, _ at: Int) {
+            p[at] = pairs[value &* 2]
+            p[at &+ 1] = pairs[value &* 2 &+ 1]
+        }
+        p[0] = UInt8(ascii: "\"")
+        pair(year / 100, 1)
+        pair(year % 100, 3)
+        p[5] = UInt8(ascii: "-")
+        pair(month, 6)
+        p[8] = UInt8(ascii: "-")
+        pair(day, 9)
+        p[11] = UInt8(ascii: "T")
+        pair(second / 3600, 12)
+        p[14] = UInt8(ascii: ":")
+        pair(second / 60 % 60, 15)
+        p[17] = UInt8(ascii: ":")
+        pair(second % 60, 18)
+        p[20] = UInt8(ascii: "Z")
+        p[21] = UInt8(ascii: "\"")
+        return 22
+    }
+
+    // MARK: Strings
+
+    /// Bit 7 set in each byte of `word` (little-endian) that must be
+    /// escaped: a control character, `"`, `\`, or `/` when slashes are
+    /// escaped. The lowest set bit is exact; bits above a matching byte may
+    /// be spurious (borrows only travel upwards), so only "any" and "the
+    /// first" are meaningful.
+    @inline(__always)
+    static func escapeMask(_ word: UInt64, slashes: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let notWord = ~word
+        var found = (word &- ones &* 0x20) & notWord & highs
+        let quote = word ^ (ones &* 0x22)
+        found |= (quote &- ones) & ~quote & highs
+        let backslash = word ^ (ones &* 0x5C)
+        found |= (backslash &- ones) & ~backslash & highs
+        if slashes {
+            let slash = word ^ (ones &* 0x2F)
+            found |= (slash &- ones) & ~slash & highs
+        }
+        return found
+    }
+
+    /// The `n` < 8 bytes at `p` as the low bytes of a word (the rest zero),
+    /// without reading past them: two overlapping loads.
+    @inline(__always)
+    static func loadPartial(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(p)
+        if n >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+            return low | (high &<< UInt64((n &- 4) &* 8))
+        }
+        if n >= 2 {
+            let low = UInt64(raw.loadUnaligned(as: UInt16.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self))
+            return low | (high &<< UInt64((n &- 2) &* 8))
+        }
+        return n == 1 ? UInt64(p[0]) : 0
+    }
+
+    /// Writes the escape for `byte` at `p`; returns its length (2 or 6).
+    static func writeEscape(_ byte: UInt8, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        p[0] = UInt8(ascii: "\\")
+        let short: UInt8
+        switch byte {
+        case 0x22: short = UInt8(ascii: "\"")
+        case 0x5C: short = UInt8(ascii: "\\")
+        case 0x2F: short = UInt8(ascii: "/")
+        case 0x08: short = UInt8(ascii: "b")
+        case 0x0C: short = UInt8(ascii: "f")
+        case 0x0A: short = UInt8(ascii: "n")
+        case 0x0D: short = UInt8(ascii: "r")
+        case 0x09: short = UInt8(ascii: "t")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            p[1] = UInt8(ascii: "u")
+            p[2] = UInt8(ascii: "0")
+            p[3] = UInt8(ascii: "0")
+            p[4] = hex.utf8Start[Int(byte >> 4)]
+            p[5] = hex.utf8Start[Int(byte & 0xF)]
+            return 6
+        }
+        p[1] = short
+        return 2
+    }
+}
+
+extension _JSONOutput {
+    @inline(__always)
+    func writeByte(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    func writeLiteral(_ literal: StaticString) {
+        let n = literal.utf8CodeUnitCount
+        reserve(n).update(from: literal.utf8Start, count: n)
+        count &+= n
+    }
+
+    /// A newline and two spaces per level (pretty printing).
+    @inline(__always)
+    func writeNewline(indent: Int) {
+        let n = 1 &+ 2 &* indent
+        let p = reserve(n)
+        p[0] = UInt8(ascii: "\n")
+        if indent > 0 { (p + 1).update(repeating: 0x20, count: n &- 1) }
+        count &+= n
+    }
+
+    @inline(__always)
+    func writeInteger<T: FixedWidthInteger>(_ value: T) {
+        if T.bitWidth > 64 {
+            var text = String(value)
+            text.withUTF8 { append(contentsOf: $0) }
+            return
+        }
+        let p = reserve(21)
+        if T.isSigned, value < 0 {
+            p[0] = UInt8(ascii: "-")
+            count &+= 1 &+ _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value.magnitude), to: p + 1)
+        } else {
+            count &+= _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value), to: p)
+        }
+    }
+
+    /// A finite double (see `_FastScalars.formatDouble`).
+    @inline(__always)
+    func writeDouble(_ value: Double) {
+        let p = reserve(_FastScalars.maxNumberLength)
+        count &+= _FastScalars.formatDouble(value, to: p)
+    }
+
+    func writeFloat(_ value: Float) {
+        let p = reserve(_FastScalars.maxNumberLength)
+        count &+= _FastScalars.formatFloat(value, to: p)
+    }
+
+    func writeISO8601(_ date: Date) {
+        let n = _FastScalars.formatISO8601(date, to: reserve(22))
+        if n > 0 {
+            count &+= n
+        } else {
+            var sink = self
+            _ISO8601Formatter.append(date, to: &sink)
+        }
+    }
+
+    /// A string, quoted and escaped as `_JSONScalars.append(string:)` does;
+    /// returns the hash of `writeEscaped`.
+    @inline(__always) @discardableResult
+    func writeString(_ string: String, escapesSlashes: Bool) -> UInt64 {
+        if let hash = string.utf8.withContiguousStorageIfAvailable({ utf8 in
+            writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
+        }) {
+            return hash
+        }
+        var copy = string
+        return copy.withUTF8 { writeEscaped($0, escapesSlashes: escapesSlashes) }
+    }
+
+    /// `writeEscaped`, with strings of at most 8 bytes that need no escape
+    /// (most keys) done inline: one word loaded, checked and stored.
+    @inline(__always)
+    func writeShortOrEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
+        let n = utf8.count
+        if n <= 8, n > 0, let source = utf8.baseAddress {
+            let word = n == 8 ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
+            let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
+            if _FastScalars.escapeMask(word, slashes: slashes) & mask == 0 {
+                let p = reserve(18)
+                p[0] = UInt8(ascii: "\"")
+                UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
+                p[n &+ 1] = UInt8(ascii: "\"")
+                count &+= n &+ 2
+                return (UInt64(truncatingIfNeeded: n) ^ word) &* 0x9E37_79B9_7F4A_7C15
+            }
+        }
+        return writeEscaped(utf8, escapesSlashes: slashes)
+    }
+
+    /// Quoted and escaped UTF-8: runs of 8 bytes that need nothing are
+    /// checked and copied a word at a time. Returns a hash of the raw bytes
+    /// (the words as read), which object keys use for the duplicate check.
+    @discardableResult
+    func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
+        let n = utf8.count
+        var hash = UInt64(truncatingIfNeeded: n)
+        guard n > 0, let source = utf8.baseAddress else {
+            let p = reserve(2)
+            p[0] = UInt8(ascii: "\"")
+            p[1] = UInt8(ascii: "\"")
+            count &+= 2
+            return hash
+        }
+        let chunk = 1024
+        // Room for one chunk escaped at worst (6 bytes per byte), the quotes
+        // and 8 bytes of slack for word stores.
+        var d = reserve(min(n, chunk) &* 6 &+ 16)
+        d.pointee = UInt8(ascii: "\"")
+        d += 1
+        var i = 0
+        while i < n {
+            let chunkEnd = min(n, i &+ chunk)
+            if i > 0 {
+                count = d - base
+                d = reserve(min(n &- i, chunk) &* 6 &+ 16)
+            }
+            // A word at a time (the tail as a partial word): copied whole
+            // when nothing in it needs escaping, else up to the first byte
+            // that does, which is escaped. The slack reserved above covers
+            // the 8-byte stores of partial words.
+            while i < chunkEnd {
+                let remaining = chunkEnd &- i
+                var word: UInt64
+                var found: UInt64
+                let take: Int
+                if remaining >= 8 {
+                    word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                    found = _FastScalars.escapeMask(word, slashes: slashes)
+                    take = 8
+                } else {
+                    word = _FastScalars.loadPartial(source + i, remaining)
+                    found = _FastScalars.escapeMask(word, slashes: slashes) & ((1 &<< UInt64(remaining &* 8)) &- 1)
+                    take = remaining
+                }
+                UnsafeMutableRawPointer(d).storeBytes(of: word, as: UInt64.self)
+                if found == 0 {
+                    hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+                    i &+= take
+                    d += take
+                    continue
+                }
+                let clean = found.trailingZeroBitCount &>> 3
+                let escaped = source[i &+ clean]
+                hash = (hash ^ (word & ((1 &<< UInt64(clean &* 8)) &- 1)) ^ (UInt64(escaped) &<< 56)) &* 0x9E37_79B9_7F4A_7C15
+                i &+= clean
+                d += clean
+                d += _FastScalars.writeEscape(escaped, to: d)
+                i &+= 1
+            }
+        }
+        d.pointee = UInt8(ascii: "\"")
+        d += 1
+        count = d - base
+        return hash
+    }
+}
