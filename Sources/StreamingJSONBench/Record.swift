@@ -1,6 +1,7 @@
 import Foundation
 
-/// The record written by scripts/generate-records.py.
+/// The record written by scripts/generate-records.py. The Benchmarks package
+/// compiles this file too (a symbolic link there).
 struct Record: Codable, Sendable {
     enum Style: String, Codable, Sendable {
         case ipa, stout, lager, pilsner, porter, saison, kolsch, wheat, sour, barleywine
@@ -35,21 +36,5 @@ struct Record: Codable, Sendable {
         case tags, description, available
         case retiredAt = "retired_at"
         case scores
-    }
-}
-
-/// A root type that walks a huge array through the incremental container,
-/// keeping one record at a time.
-struct Summary: Decodable {
-    var count = 0
-    var strong = 0
-
-    init(from decoder: any Decoder) throws {
-        var records = try decoder.unkeyedContainer()
-        while !records.isAtEnd {
-            let record = try records.decode(Record.self)
-            count += 1
-            if record.abv > 8 { strong += 1 }
-        }
     }
 }

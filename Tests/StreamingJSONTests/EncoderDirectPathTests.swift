@@ -301,7 +301,7 @@ import Testing
         var edges: [Double] = [
             0, -0.0, 1, -1, 1.0e-3, 0.001, 0.0001, 0.00012345, 1e-5, 9.999999999999999e-4, 0.1, 0.2, 0.3,
             0.1 + 0.2, 1.5, 4.35, 8.2, 3.98, 18.9, 100, 1e15, 1e16, 123456.789, 0x1p45, 0x1p45 - 1, 0x1p45 + 1,
-            0x1p53, 0x1p53 - 1, 9007199254740993, 1e300, 5e-324, .leastNormalMagnitude, .greatestFiniteMagnitude,
+            0x1p53, 0x1p53 - 1, 0x1p53 + 2, 1e300, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
             .ulpOfOne, 1 + .ulpOfOne, 1 - .ulpOfOne / 2, 2.5, 0.5, 0.25, 0.125, 1e22, 1e23, 33554432.5,
             35184372088831.99, 3.518437208883199e13, 0.30000000000000004, 1e-3.nextDown, 1e-3.nextUp,
         ]

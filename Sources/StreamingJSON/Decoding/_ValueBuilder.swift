@@ -81,36 +81,6 @@ struct _ValueBuilder {
         }
     }
 
-    /// The value at `index`, but of an object only the members named in
-    /// `projection` (the others are skipped on the tape, never built). Any
-    /// other value is built whole.
-    mutating func value(at index: Int, keeping projection: _Projection, tokens: UnsafePointer<sj_token>,
-                        arena: UnsafePointer<UInt8>) -> JSONValue {
-        let token = tokens[index]
-        guard token.kind == _Kind.object else { return value(at: index, tokens: tokens, arena: arena) }
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        keys.reserveCapacity(projection.count)
-        values.reserveCapacity(projection.count)
-        var cursor = index + 1
-        for _ in 0..<token.count {
-            let key = tokens[cursor]
-            cursor += 1
-            guard projection.contains(arena + key.arenaOffset, count: key.length) else {
-                cursor += tokens[cursor].size
-                continue
-            }
-            keys.append(self.keys.string(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length)))
-            values.append(build(&cursor, tokens, arena))
-        }
-        var distinct = true
-        for later in keys.indices.dropFirst() where keys[..<later].contains(keys[later]) { distinct = false }
-        if distinct { return .object(JSONObject(_distinctKeys: keys, values: values)) }
-        var object = JSONObject()
-        for position in keys.indices { object[keys[position]] = values[position] }
-        return .object(object)
-    }
-
     /// Whether `key`'s bytes equal those of a key on the stack from `base` on.
     @inline(__always)
     private func isRepeated(_ key: sj_token, from base: Int, _ arena: UnsafePointer<UInt8>) -> Bool {
@@ -201,22 +171,13 @@ func _equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: 
     return true
 }
 
-/// The object members to build, as bytes to compare with the tape's keys.
+/// The members of object elements a consumer reads (`JSONFilter.observedMembers`):
+/// the parser records only these (`_ParserLimits.recordedMembers`).
 package struct _Projection: Sendable {
-    /// The member keys' UTF-8, shortest first.
+    /// The member keys' UTF-8.
     let names: [[UInt8]]
-    /// The most members a projected object can have (without repeated keys).
-    var count: Int { names.count }
 
     package init(_ names: Set<String>) {
-        self.names = names.map { Array($0.utf8) }.sorted { $0.count < $1.count }
-    }
-
-    @inline(__always)
-    func contains(_ key: UnsafePointer<UInt8>, count: Int) -> Bool {
-        for name in names where name.count == count {
-            if name.withUnsafeBufferPointer({ _equalBytes($0.baseAddress!, key, count) }) { return true }
-        }
-        return false
+        self.names = names.map { Array($0.utf8) }
     }
 }

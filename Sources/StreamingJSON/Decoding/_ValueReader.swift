@@ -52,12 +52,6 @@ package final class _ValueReader {
     /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
     private var builder = _ValueBuilder()
-    /// When set, an element that is an object is built with only these
-    /// members. For a consumer that knows it reads nothing else
-    /// (`JSONFilter.observedMembers`): the parser records only these members
-    /// (`sj_parser_project`), and building the few members a filter reads
-    /// costs a fraction of building the whole element.
-    package let projection: _Projection?
 
     /// The stream's own numbering, which skips lost JSON Lines values.
     private var ordinal = 0
@@ -95,8 +89,11 @@ package final class _ValueReader {
                  projection: _Projection?) {
         var options = _DecodingOptions()
         options.limits.maxElementBytes = max(0, maxElementBytes ?? 0)
+        // An element that is an object is recorded with only the projection's
+        // members (`sj_parser_project`): for a consumer that knows it reads
+        // nothing else (`JSONFilter.observedMembers`), the rest is parsed but
+        // never copied or built.
         options.limits.recordedMembers = projection
-        self.projection = projection
         size = source.size.map(UInt64.init)
         stream = options.makeStream(source: source, size: source.size, mode: format.streamMode(path: path), path: path)
         stream.keepsPreviousElement = false  // an element is done with when the next is asked for
@@ -133,10 +130,6 @@ package final class _ValueReader {
                     return .elementError(error, isLimit: true)
                 }
                 elementStart = start
-                if let projection {
-                    return .value(builder.value(at: local, keeping: projection, tokens: stream.parser.tokens,
-                                                arena: stream.parser.arena))
-                }
                 return .value(builder.value(at: local, tokens: stream.parser.tokens, arena: stream.parser.arena))
             }
         } catch {

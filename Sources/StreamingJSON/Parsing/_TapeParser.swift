@@ -42,35 +42,17 @@ enum _ParseOutcome {
 /// `tokens` and `arena`, which move when the tape grows or is compacted.
 final class _TapeParser {
     let state: UnsafeMutablePointer<sj_parser>
-    private let pathBytes: [UnsafeMutablePointer<UInt8>]
-    private let pathKeys: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
-    private let pathLengths: UnsafeMutablePointer<Int>?
-    /// The projection's keys, as the C parser reads them.
+    /// The key path's and the projection's keys, as the C parser reads them;
+    /// they must outlive it.
+    private let pathKeys: _CKeyList?
     private let memberKeys: _CKeyList?
     private var allowsComments = false
 
     init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
         state = .allocate(capacity: 1)
         state.initialize(to: sj_parser())
-        // The key path's bytes must outlive the parser: copy them out of the strings.
-        pathBytes = path.map { key in
-            let utf8 = Array(key.utf8)
-            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
-            bytes.initialize(from: utf8, count: utf8.count)
-            return bytes
-        }
-        if path.isEmpty {
-            pathKeys = nil
-            pathLengths = nil
-        } else {
-            pathKeys = .allocate(capacity: path.count)
-            pathLengths = .allocate(capacity: path.count)
-            for (index, key) in path.enumerated() {
-                pathKeys![index] = UnsafePointer(pathBytes[index])
-                pathLengths![index] = key.utf8.count
-            }
-        }
-        sj_parser_setup(state, mode.rawValue, pathKeys, pathLengths, path.count)
+        pathKeys = path.isEmpty ? nil : _CKeyList(path.map { Array($0.utf8) })
+        sj_parser_setup(state, mode.rawValue, pathKeys?.keys, pathKeys?.lengths, path.count)
         if let members = limits.recordedMembers {
             let list = _CKeyList(members.names)
             sj_parser_project(state, list.keys, list.lengths, list.count)
@@ -98,9 +80,7 @@ final class _TapeParser {
     init(tapeOnly: Void) {
         state = .allocate(capacity: 1)
         state.initialize(to: sj_parser())
-        pathBytes = []
         pathKeys = nil
-        pathLengths = nil
         memberKeys = nil
         sj_parser_setup(state, _StreamMode.lines.rawValue, nil, nil, 0)
     }
@@ -108,9 +88,6 @@ final class _TapeParser {
     deinit {
         sj_parser_release(state)
         state.deallocate()
-        pathBytes.forEach { $0.deallocate() }
-        pathKeys?.deallocate()
-        pathLengths?.deallocate()
     }
 
     /// After a syntax error in JSON Lines: a new yajl handle (yajl cannot
