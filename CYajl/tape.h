@@ -74,8 +74,11 @@ enum {
     SJ_ERROR_NOT_ARRAY = 5,        // the target is not an array (object for MEMBERS)
     SJ_ERROR_PATH_NOT_OBJECT = 6,  // a value on the key path is not an object
     SJ_ERROR_MEMORY = 7,           // allocation failed
-    SJ_ERROR_TOO_LARGE = 8         // an element needs more than 4 G tokens or arena bytes
+    SJ_ERROR_TOO_LARGE = 8,        // an element needs more than 4 G tokens or arena bytes
+    SJ_ERROR_COMMENT_LENGTH = 9    // a comment longer than maxStringLength
 };
+
+#define SJ_NO_POSITION UINT64_MAX
 
 #define SJ_NO_TOKEN UINT32_MAX
 #define SJ_POSITION_MASK 0x00FFFFFFFFFFFFFFull
@@ -145,6 +148,24 @@ typedef struct sj_parser {
     size_t maxDepth, maxNumberLength, maxStringLength;
     uint64_t maxElementBytes;        // 0: no limit
 
+    // A token that goes on past the end of a chunk (tape_feed.h). scalarEnd
+    // is the end of the last string, key, number or literal yajl reported;
+    // resumeFrom the end of the last token held back. The token still open
+    // begins at pendingStart (SJ_NO_POSITION: none); pendingKind is its
+    // first byte ('0' for any number); pendingState carries a string's
+    // backslash or a comment's kind and star across chunks. While it is
+    // longer than a chunk, its bytes wait in `held` (from heldBase), and
+    // yajl gets them at once when it ends.
+    uint64_t scalarEnd, resumeFrom, pendingStart;
+    unsigned char pendingKind, pendingState, pendingStar;
+    unsigned char *held;
+    size_t heldCount, heldCapacity;
+    uint64_t heldBase;
+    // The bytes of the last yajl_parse call, for locating its errors.
+    const unsigned char *fed;
+    size_t fedLength;
+    uint64_t fedBase;
+
     int error;
     uint64_t errorPosition;
     int errorKind;                   // the value found, for the target/path errors
@@ -179,10 +200,19 @@ static inline uint64_t sj_end(sj_parser *p) {
 
 /// Absolute offset of a string's first byte (its opening quote) when yajl
 /// handed out a pointer into the chunk; otherwise the end of the token.
-static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes) {
-    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength)
-        return p->chunkBase + (uint64_t)(bytes - p->chunk) - 1;
-    return sj_end(p);
+/// Records where the string ends (`scalarEnd`).
+static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes, size_t length) {
+    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength) {
+        uint64_t start = p->chunkBase + (uint64_t)(bytes - p->chunk);
+        p->scalarEnd = start + length + 1;
+        return start - 1;
+    }
+    return p->scalarEnd = sj_end(p);
+}
+
+/// The end of the scalar yajl just lexed, recorded as `scalarEnd`.
+static inline uint64_t sj_scalar_end(sj_parser *p) {
+    return p->scalarEnd = sj_end(p);
 }
 
 // MARK: - Recording
@@ -344,25 +374,25 @@ SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
 
 static int sj_on_null(void *ctx) {
     sj_parser *p = (sj_parser *)ctx;
-    return sj_scalar(p, SJ_NULL, sj_end(p) - 4, NULL, 0);
+    return sj_scalar(p, SJ_NULL, sj_scalar_end(p) - 4, NULL, 0);
 }
 
 static int sj_on_boolean(void *ctx, int value) {
     sj_parser *p = (sj_parser *)ctx;
-    return value ? sj_scalar(p, SJ_TRUE, sj_end(p) - 4, NULL, 0)
-                 : sj_scalar(p, SJ_FALSE, sj_end(p) - 5, NULL, 0);
+    return value ? sj_scalar(p, SJ_TRUE, sj_scalar_end(p) - 4, NULL, 0)
+                 : sj_scalar(p, SJ_FALSE, sj_scalar_end(p) - 5, NULL, 0);
 }
 
 static int sj_on_number(void *ctx, const char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_end(p) - length;
+    uint64_t position = sj_scalar_end(p) - length;
     if (length > p->maxNumberLength) return sj_fail(p, SJ_ERROR_NUMBER_LENGTH, position);
     return sj_scalar(p, SJ_NUMBER, position, (const unsigned char *)text, length);
 }
 
 static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_string_position(p, text);
+    uint64_t position = sj_string_position(p, text, length);
     if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     // An empty string still gets a (non-NULL) arena reference.
     return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
@@ -380,7 +410,7 @@ static inline int sj_projected_out(const sj_parser *p, const unsigned char *key,
 
 static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_string_position(p, text);
+    uint64_t position = sj_string_position(p, text, length);
     if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     if (p->skipMember) return 1;
     if (!text) text = (const unsigned char *)"";
@@ -474,74 +504,9 @@ static const yajl_callbacks sj_callback_table = {
 /// yajl keeps this pointer for the handle's lifetime: the table is static.
 static inline const yajl_callbacks *sj_callbacks(void) { return &sj_callback_table; }
 
-// MARK: - Life cycle
+#include "tape_feed.h"
 
-/// Prepares `p` (zeroed by the caller) for `mode`. The path's key bytes must
-/// outlive the parser.
-static inline void sj_parser_setup(sj_parser *p, int mode,
-                                   const unsigned char *const *pathKeys,
-                                   const size_t *pathLengths, size_t pathCount) {
-    p->mode = mode;
-    p->pathKeys = pathKeys;
-    p->pathLengths = pathLengths;
-    p->pathCount = pathCount;
-    // Start with room on the tape: the arena pointer is never NULL, even
-    // when every string is empty.
-    sj_grow((void **)&p->tokens, &p->tokenCapacity, 1024, sizeof(sj_token));
-    sj_grow((void **)&p->arena, &p->arenaCapacity, 16384, 1);
-    if (mode == SJ_MODE_LINES) {
-        p->inTarget = 1;
-        p->frameDepth = 0;
-    } else {
-        p->expect = 1;
-    }
-}
-
-static inline void sj_parser_release(sj_parser *p) {
-    if (p->yajl) yajl_free(p->yajl);
-    free(p->tokens);
-    free(p->arena);
-    free(p->elements);
-    free(p->frames);
-    p->yajl = NULL;
-    p->tokens = NULL;
-    p->arena = NULL;
-    p->elements = NULL;
-    p->frames = NULL;
-}
-
-/// Forgets the element in progress and starts a new yajl handle (JSON Lines
-/// resynchronizing after a syntax error). Complete elements stay.
-static inline void sj_parser_restart(sj_parser *p) {
-    yajl_free(p->yajl);
-    p->yajl = yajl_alloc(sj_callbacks(), NULL, p);
-    p->tokenCount = p->completeEnd.token;
-    p->arenaCount = p->completeEnd.arena;
-    p->depth = 0;
-    p->skipping = 0;
-    p->skipMember = 0;
-    p->error = SJ_OK;
-}
-
-/// Parses one chunk that starts at absolute offset `base`.
-static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *bytes,
-                                          size_t length, uint64_t base) {
-    p->chunk = bytes;
-    p->chunkLength = length;
-    p->chunkBase = base;
-    yajl_status status = yajl_parse(p->yajl, bytes, length);
-    p->chunk = NULL;
-    p->chunkLength = 0;
-    return status;
-}
-
-/// Ends the input, which is `end` bytes long.
-static inline yajl_status sj_parser_complete(sj_parser *p, uint64_t end) {
-    p->chunk = NULL;
-    p->chunkLength = 0;
-    p->chunkBase = end;
-    return yajl_complete_parse(p->yajl);
-}
+// MARK: - Batches
 
 /// Drops the first `count` complete elements from the tape, moving what
 /// follows them (later elements and the element in progress) to the front.

@@ -79,6 +79,10 @@ package struct JSONStreamOptions: Sendable {
     /// `--limit N`: stop after N results.
     package var limit: Int?
     package var errorPolicy: ErrorPolicy = .fail
+    /// `--max-depth`, `--max-number-length`, `--max-string-length`,
+    /// `--max-element-bytes` (0: none): what an input may hold before it is
+    /// an error (exit 4), checked while parsing, before memory is spent.
+    package var limits = _ParserLimits()
 
     // Output
     /// `-r`: strings without quotes.
@@ -130,6 +134,10 @@ extension JSONStreamOptions {
             problems.append("--indent takes a number between 0 and 7")
         }
         if let limit, limit < 0 { problems.append("--limit takes a number of results, 0 or more") }
+        if limits.maxDepth < 1 { problems.append("--max-depth takes a number of levels, 1 or more") }
+        if limits.maxNumberLength < 1 { problems.append("--max-number-length takes a number of characters, 1 or more") }
+        if limits.maxStringLength < 0 { problems.append("--max-string-length takes a number of bytes, 0 or more") }
+        if limits.maxElementBytes < 0 { problems.append("--max-element-bytes takes a number of bytes, 0 (no limit) or more") }
         if let split, split.linesPerFile < 1 { problems.append("--split-lines takes a number of lines per file, 1 or more") }
         if let split, split.prefix.isEmpty { problems.append("--split-lines needs a file name prefix") }
         if columns != nil && table == nil { problems.append("--columns goes with --csv or --tsv") }

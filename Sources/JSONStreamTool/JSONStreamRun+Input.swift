@@ -21,11 +21,11 @@ extension JSONStreamRun {
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         if file == "-" {
             reader = _ValueReader(descriptor: streams.input, format: streamFormat, path: options.path,
-                                  projection: projection, beforeBlockingRead: flush)
+                                  limits: options.limits, projection: projection, beforeBlockingRead: flush)
         } else {
             do {
                 reader = try _ValueReader(contentsOfFile: file, format: streamFormat, path: options.path,
-                                          projection: projection, beforeBlockingRead: flush)
+                                          limits: options.limits, projection: projection, beforeBlockingRead: flush)
             } catch {
                 inputUnreadable = true
                 say("jsonstream: error: Could not open \(file): \(reason(error))")

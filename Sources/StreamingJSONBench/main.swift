@@ -19,6 +19,8 @@
 //                                                        then ROUNDS times decode(Status.self, from:) of each with
 //                                                        one StreamingJSONDecoder (one untimed round first)
 //   streamingjson-bench twitter-docs-foundation FILE [ROUNDS]   the same with one JSONDecoder
+//   streamingjson-bench value FILE                       StreamingJSONDecoder().decode(JSONValue.self, contentsOf:)
+//                                                        (scripts/limits: hostile inputs); an error exits 4
 //
 // The encode modes report the output's size in mb_per_s, the twitter modes the
 // documents' bytes decoded. Output: one line of key=value fields.
@@ -225,6 +227,14 @@ do {
         let elapsed = Date().timeIntervalSince(start)
         extra = String(format: " documents=%d rounds=%d document_bytes=%d docs_per_s=%.0f",
                        documents.count, rounds, documentBytes, Double(count) / elapsed)
+    case "value":
+        do {
+            let value = try StreamingJSONDecoder().decode(JSONValue.self, contentsOf: url)
+            if case .array(let items) = value { count = items.count } else { count = 1 }
+        } catch let DecodingError.dataCorrupted(context) {
+            FileHandle.standardError.write(Data("error: \(context.debugDescription)\n".utf8))
+            exit(4)
+        }
     default:
         FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
         exit(2)

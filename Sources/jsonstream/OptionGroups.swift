@@ -76,7 +76,28 @@ struct InputOptions: ParsableArguments {
         valueName: "policy"))
     var onError: JSONStreamOptions.ErrorPolicy = .fail
 
+    @Option(name: .customLong("max-depth"), help: ArgumentHelp(
+        "Deepest nesting of arrays and objects accepted (default 512).", valueName: "levels"))
+    var maxDepth: Int?
+
+    @Option(name: .customLong("max-number-length"), help: ArgumentHelp(
+        "Longest number literal accepted, in characters (default 1000).", valueName: "n"))
+    var maxNumberLength: Int?
+
+    @Option(name: .customLong("max-string-length"), help: ArgumentHelp(
+        "Longest string or key accepted, in bytes (default 67108864, 64 MiB).", valueName: "bytes"))
+    var maxStringLength: Int?
+
+    @Option(name: .customLong("max-element-bytes"), help: ArgumentHelp(
+        "Largest element accepted, in bytes of input (default 0: no limit). A larger one is an error, or skipped with --on-error skip.",
+        valueName: "bytes"))
+    var maxElementBytes: Int?
+
     func apply(to options: inout JSONStreamOptions) throws {
+        if let maxDepth { options.limits.maxDepth = maxDepth }
+        if let maxNumberLength { options.limits.maxNumberLength = maxNumberLength }
+        if let maxStringLength { options.limits.maxStringLength = maxStringLength }
+        if let maxElementBytes { options.limits.maxElementBytes = maxElementBytes }
         if let path {
             do {
                 options.path = try CommandLineSyntax.keyPath(path)

@@ -96,6 +96,38 @@ struct ExitStatusTests {
         #expect(run.stderr.contains("Nesting deeper than 512"), "\(run.stderr)")
     }
 
+    @Test("4: the --max-… limits, each on its own input; 2 for a limit out of range")
+    func limitOptions() async throws {
+        let cases: [([String], String, String)] = [
+            (["--max-depth", "3"], "[1]\n[[[[2]]]]\n[3]\n", "Nesting deeper than 3 levels (maxDepth)"),
+            (["--max-number-length", "5"], "[1]\n[123456]\n[3]\n", "Number literal longer than 5 characters"),
+            (["--max-string-length", "4"], "[1]\n[\"abcde\"]\n[3]\n", "String longer than 4 bytes"),
+            (["--max-element-bytes", "6"], "[1]\n[1,2,3,4]\n[3]\n", "larger than 6 bytes"),
+        ]
+        for (options, input, message) in cases {
+            let run = try await jsonstream(options + ["--input", "lines", "-c", "."], input: input)
+            #expect(run.status == 4, "\(options)")
+            #expect(run.lines == ["[1]", "[3]"], "\(options)")
+            #expect(run.stderr.contains("<stdin>:2:"), "\(options): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(options): \(run.stderr)")
+            // Within the limit: everything passes.
+            let loose = try await jsonstream(["--input", "lines", "-c", "."], input: input)
+            #expect(loose.status == 0 && loose.lines.count == 3, "\(options)")
+        }
+        // A string with no closing quote, much longer than the limit, in an array.
+        let unclosed = "[\"" + String(repeating: "a", count: 2_000_000)
+        let run = try await jsonstream(["--max-string-length", "100000", "."], input: unclosed)
+        #expect(run.status == 4)
+        #expect(run.stderr.contains("<stdin>:1:2, element 0"), "\(run.stderr)")
+        #expect(run.stderr.contains("String longer than 100000 bytes (maxStringLength)"))
+        for arguments in [["--max-depth", "0", "."], ["--max-number-length", "0", "."],
+                          ["--max-string-length=-1", "."], ["--max-element-bytes=-5", "."]] {
+            let bad = try await jsonstream(arguments, input: "[]")
+            #expect(bad.status == 2, "\(arguments)")
+            #expect(bad.stderr.hasPrefix("jsonstream: error: --max-"), "\(arguments): \(bad.stderr)")
+        }
+    }
+
     @Test("4: -e and no result at all (jq 1.6); 0 when there was no input")
     func noResult() async throws {
         #expect(try await jsonstream(["-e", "select(.x)"], input: "[{},{}]").status == 4)

@@ -12,7 +12,9 @@ struct ValueReaderTests {
                         projection: _Projection? = nil) throws -> (_ValueReader, TemporaryDirectory) {
         let directory = try TemporaryDirectory()
         let file = try directory.file("input.json", text)
-        return (try _ValueReader(contentsOfFile: file, format: format, path: path, maxElementBytes: maxElementBytes,
+        var limits = _ParserLimits()
+        limits.maxElementBytes = maxElementBytes ?? 0
+        return (try _ValueReader(contentsOfFile: file, format: format, path: path, limits: limits,
                                  projection: projection), directory)
     }
 

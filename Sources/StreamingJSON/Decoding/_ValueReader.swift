@@ -65,11 +65,10 @@ package final class _ValueReader {
     /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
     ///   `EACCES` …), `EISDIR` for a directory.
     package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
-                             maxElementBytes: Int? = nil, projection: _Projection? = nil,
+                             limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
                              beforeBlockingRead: (() -> Void)? = nil) throws {
         let source = try _ReaderSource(path: path, beforeBlockingRead: beforeBlockingRead)
-        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes,
-                  projection: projection)
+        self.init(source: source, format: format, path: keyPath, limits: limits, projection: projection)
     }
 
     /// Reads an open descriptor (stdin, a pipe), which the reader does not close.
@@ -78,17 +77,16 @@ package final class _ValueReader {
     /// (never for a regular file): the moment to flush buffered output, so
     /// that what was computed so far is not held back while waiting.
     package convenience init(descriptor: Int32, format: JSONStreamFormat, path keyPath: [String],
-                             maxElementBytes: Int? = nil, projection: _Projection? = nil,
+                             limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
                              beforeBlockingRead: (() -> Void)? = nil) {
         let source = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
-        self.init(source: source, format: format, path: keyPath, maxElementBytes: maxElementBytes,
-                  projection: projection)
+        self.init(source: source, format: format, path: keyPath, limits: limits, projection: projection)
     }
 
-    private init(source: _ReaderSource, format: JSONStreamFormat, path: [String], maxElementBytes: Int?,
+    private init(source: _ReaderSource, format: JSONStreamFormat, path: [String], limits: _ParserLimits,
                  projection: _Projection?) {
         var options = _DecodingOptions()
-        options.limits.maxElementBytes = max(0, maxElementBytes ?? 0)
+        options.limits = limits
         // An element that is an object is recorded with only the projection's
         // members (`sj_parser_project`): for a consumer that knows it reads
         // nothing else (`JSONFilter.observedMembers`), the rest is parsed but

@@ -306,7 +306,8 @@ final class _ElementStream {
                         position: position(of: base + UInt64(end))))
                 }
             } else {
-                error = syntaxError(outcome, chunk: body, base: base + UInt64(start))
+                let fed = parser.lastFed  // `body`, or a long token's bytes held back
+                error = syntaxError(outcome, chunk: fed.bytes, base: fed.base)
             }
             guard let error else { return }
             guard mode == .lines, case .dataCorrupted(let context) = error,
@@ -350,6 +351,10 @@ final class _ElementStream {
             }
             throw decodingError(JSONSyntaxError(message: "Unexpected end of input",
                                                 position: position(of: inputOffset)))
+        case .invalid(_, let position) where position < inputOffset:
+            // In the bytes of a long token, held back until the end.
+            let fed = parser.lastFed
+            throw syntaxError(outcome, chunk: fed.bytes, base: fed.base)
         default:
             // A token that yajl could only finish at the end (a number) was
             // rejected: look for it among the last bytes read.
@@ -368,6 +373,8 @@ final class _ElementStream {
     private func pruneLines() {
         var keepFrom = lastChunkBase
         if let parser, parser.tokenCount > 0 { keepFrom = min(keepFrom, parser.tokens[0].position) }
+        // A long token held back (tape_feed.h): its errors show up when it ends.
+        if let parser, let held = parser.openTokenStart { keepFrom = min(keepFrom, held) }
         lines.prune(before: keepFrom)
     }
 
@@ -390,9 +397,9 @@ final class _ElementStream {
         case let .stopped(code, offset, kind):
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
-        case let .invalid(message, offset):
+        case let .invalid(message, errorPosition):
             let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
-            let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
+            let located = _locateSyntaxError(yajlMessage: message, at: atEnd ? base : errorPosition,
                                              in: window, atEnd: atEnd)
             return decodingError(JSONSyntaxError(message: located.message,
                                                  position: position(of: located.position)))
@@ -404,9 +411,11 @@ final class _ElementStream {
         case SJ_ERROR_DEPTH:
             return "Nesting deeper than \(limits.maxDepth) levels (maxDepth)"
         case SJ_ERROR_NUMBER_LENGTH:
-            return "Number literal longer than \(limits.maxNumberLength) characters"
+            return "Number literal longer than \(limits.maxNumberLength) characters (maxNumberLength)"
         case SJ_ERROR_STRING_LENGTH:
-            return "String longer than \(limits.maxStringLength) bytes"
+            return "String longer than \(limits.maxStringLength) bytes (maxStringLength)"
+        case SJ_ERROR_COMMENT_LENGTH:
+            return "Comment longer than \(limits.maxStringLength) bytes (maxStringLength)"
         case SJ_ERROR_NOT_ARRAY:
             let wanted = mode == .members ? "an object" : "an array"
             let place = path.isEmpty ? "at the root" : "at path \(_describePath(path))"

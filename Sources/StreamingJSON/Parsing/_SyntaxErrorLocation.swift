@@ -101,13 +101,16 @@ func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
     return index
 }
 
-/// The bytes around a syntax error: the current chunk and up to 4 KiB before it.
+/// The bytes around a syntax error: the chunk yajl was given and up to 4 KiB
+/// read before the current chunk. That chunk is usually the current one; for
+/// a long token held back (`CYajl/tape_feed.h`) it is the token's bytes,
+/// which the recent bytes then overlap.
 struct _ByteWindow {
     let recent: _RecentBytes
     let chunk: UnsafeRawBufferPointer
     let chunkBase: UInt64
 
-    var start: UInt64 { recent.bytes.isEmpty ? chunkBase : recent.base }
+    var start: UInt64 { recent.bytes.isEmpty ? chunkBase : min(recent.base, chunkBase) }
     var end: UInt64 { chunkBase + UInt64(chunk.count) }
 
     subscript(position: UInt64) -> UInt8? {

@@ -13,18 +13,23 @@ enum _StreamMode: Int32 {
     case members = 3
 }
 
-/// Limits a parse enforces while yajl runs (yajl itself has none).
-struct _ParserLimits: Sendable {
-    var maxDepth = 512
-    var maxNumberLength = 1_000
-    var maxStringLength = 64 << 20
+/// Limits a parse enforces while yajl runs (yajl itself has none). The
+/// decoder's properties and jsonstream's `--max-…` options set them.
+package struct _ParserLimits: Sendable {
+    package var maxDepth = 512
+    package var maxNumberLength = 1_000
+    /// Bytes of a string or key after unescaping; a string that spans reads
+    /// is also held to it as written (`CYajl/tape_feed.h`).
+    package var maxStringLength = 64 << 20
     /// 0: no limit.
-    var maxElementBytes = 0
+    package var maxElementBytes = 0
     var allowsComments = false
     /// Not a limit: when set, elements that are objects are recorded with
     /// these members only (`sj_parser_project`), for a consumer that reads
     /// nothing else. The others are parsed, so errors in them still count.
     var recordedMembers: _Projection?
+
+    package init() {}
 }
 
 /// How a call into yajl ended.
@@ -33,8 +38,9 @@ enum _ParseOutcome {
     /// A tape callback stopped the parse: `SJ_ERROR_*`, where, and the kind of
     /// value found (for the target and path errors).
     case stopped(code: Int32, position: UInt64, foundKind: UInt8)
-    /// yajl rejected the input; `offset` is yajl's offset in the chunk.
-    case invalid(message: String, offset: Int)
+    /// yajl rejected the input at absolute offset `position` (inside the
+    /// bytes of its last call, `_TapeParser.lastFed`).
+    case invalid(message: String, position: UInt64)
 }
 
 /// The one owner of the C parser: allocation, configuration, feeding, status
@@ -112,6 +118,20 @@ final class _TapeParser {
         return check(status)
     }
 
+    /// The bytes of yajl's last call and their absolute offset: the chunk
+    /// just parsed, or the bytes of a long token held back until its end
+    /// (`CYajl/tape_feed.h`). Valid until the next call.
+    var lastFed: (bytes: UnsafeRawBufferPointer, base: UInt64) {
+        let p = state.pointee
+        return (UnsafeRawBufferPointer(start: p.fed, count: p.fedLength), p.fedBase)
+    }
+
+    /// Where the token that the last chunk ended inside of begins, if one is open.
+    var openTokenStart: UInt64? {
+        let start = state.pointee.pendingStart
+        return start == UInt64.max ? nil : start
+    }
+
     /// Ends the input, `end` bytes long: yajl reports truncation only here.
     func complete(end: UInt64) -> _ParseOutcome {
         check(sj_parser_complete(state, end))
@@ -127,13 +147,13 @@ final class _TapeParser {
             return .stopped(code: p.error, position: p.errorPosition, foundKind: UInt8(truncatingIfNeeded: p.errorKind))
         default:
             let handle = state.pointee.yajl
-            let offset = Int(yajl_get_bytes_consumed(handle))
+            let position = state.pointee.fedBase + UInt64(yajl_get_bytes_consumed(handle))
             var message = "invalid JSON"
             if let text = yajl_get_error(handle, 0, nil, 0) {
                 message = String(cString: text)
                 yajl_free_error(handle, text)
             }
-            return .invalid(message: message, offset: offset)
+            return .invalid(message: message, position: position)
         }
     }
 

@@ -1,0 +1,243 @@
+// Feeding yajl: the parser's life cycle, and tokens that go on past the end
+// of a chunk.
+//
+// Tokens across chunks
+// --------------------
+// When a chunk ends inside a token, yajl's lexer copies the token's bytes so
+// far into a buffer of its own, and on every later chunk lexes the token
+// again from its first byte. A token of n bytes fed in chunks of c bytes thus
+// costs about n²/2c byte reads, and nothing bounds the buffer: a string with
+// no closing quote in a 1 GB file would be copied whole, and re-read some
+// 15 000 times. (That buffer is also where yajl 2.1.0's size arithmetic can
+// overflow, CVE-2022-24795.)
+//
+// So the parser follows the token that a chunk ends inside of:
+//   - after yajl accepts a chunk, the bytes after the last scalar it reported
+//     can only be whitespace, punctuation, brackets, complete comments, or
+//     the start of an unfinished string, number, literal or comment;
+//     sj_find_pending looks there for that start;
+//   - the next chunks are searched for the token's end (sj_pending_end),
+//     carrying a string's escape state and a comment's terminator state;
+//   - while the token goes on, its bytes are checked against the limit
+//     (maxNumberLength for numbers, maxStringLength for strings and
+//     comments) and held back in `held`, not handed to yajl;
+//   - when it ends, yajl gets the held bytes in one call, then the chunk.
+// yajl then lexes each token at most twice, and never buffers one longer
+// than its limit plus one chunk. Literals (true, false, null) are at most
+// five bytes and are left to yajl.
+#ifndef CYAJL_TAPE_FEED_H
+#define CYAJL_TAPE_FEED_H
+
+// MARK: - Life cycle
+
+/// Prepares `p` (zeroed by the caller) for `mode`. The path's key bytes must
+/// outlive the parser.
+static inline void sj_parser_setup(sj_parser *p, int mode,
+                                   const unsigned char *const *pathKeys,
+                                   const size_t *pathLengths, size_t pathCount) {
+    p->mode = mode;
+    p->pathKeys = pathKeys;
+    p->pathLengths = pathLengths;
+    p->pathCount = pathCount;
+    p->pendingStart = SJ_NO_POSITION;
+    // Start with room on the tape: the arena pointer is never NULL, even
+    // when every string is empty.
+    sj_grow((void **)&p->tokens, &p->tokenCapacity, 1024, sizeof(sj_token));
+    sj_grow((void **)&p->arena, &p->arenaCapacity, 16384, 1);
+    if (mode == SJ_MODE_LINES) {
+        p->inTarget = 1;
+        p->frameDepth = 0;
+    } else {
+        p->expect = 1;
+    }
+}
+
+static inline void sj_parser_release(sj_parser *p) {
+    if (p->yajl) yajl_free(p->yajl);
+    free(p->tokens);
+    free(p->arena);
+    free(p->elements);
+    free(p->frames);
+    free(p->held);
+    p->yajl = NULL;
+    p->tokens = NULL;
+    p->arena = NULL;
+    p->elements = NULL;
+    p->frames = NULL;
+    p->held = NULL;
+}
+
+/// Forgets the token held back, if any.
+static inline void sj_forget_pending(sj_parser *p) {
+    p->pendingStart = SJ_NO_POSITION;
+    p->heldCount = 0;
+    if (p->heldCapacity > (1u << 20)) {  // do not keep a huge token's buffer
+        free(p->held);
+        p->held = NULL;
+        p->heldCapacity = 0;
+    }
+}
+
+/// Forgets the element in progress and starts a new yajl handle (JSON Lines
+/// resynchronizing after a syntax error). Complete elements stay.
+static inline void sj_parser_restart(sj_parser *p) {
+    yajl_free(p->yajl);
+    p->yajl = yajl_alloc(sj_callbacks(), NULL, p);
+    p->tokenCount = p->completeEnd.token;
+    p->arenaCount = p->completeEnd.arena;
+    p->depth = 0;
+    p->skipping = 0;
+    p->skipMember = 0;
+    p->error = SJ_OK;
+    p->scalarEnd = 0;
+    p->resumeFrom = 0;
+    sj_forget_pending(p);
+}
+
+// MARK: - Tokens across chunks
+
+/// Where the token in progress ends in `bytes`: the index just past it, or
+/// SIZE_MAX when it goes on past them.
+static size_t sj_pending_end(sj_parser *p, const unsigned char *bytes, size_t length) {
+    switch (p->pendingKind) {
+    case '"':
+        for (size_t i = 0; i < length; i++) {
+            if (p->pendingState) p->pendingState = 0;  // the byte after a backslash
+            else if (bytes[i] == '\\') p->pendingState = 1;
+            else if (bytes[i] == '"') return i + 1;
+        }
+        return SIZE_MAX;
+    case '/':
+        for (size_t i = 0; i < length; i++) {
+            unsigned char c = bytes[i];
+            if (p->pendingState == 0) {  // the byte after the first slash
+                if (c != '/' && c != '*') return i;  // not a comment: yajl reports it
+                p->pendingState = c;
+            } else if (p->pendingState == '/') {
+                if (c == '\n') return i + 1;
+            } else {
+                if (p->pendingStar && c == '/') return i + 1;
+                p->pendingStar = c == '*';
+            }
+        }
+        return SIZE_MAX;
+    default:  // a number
+        for (size_t i = 0; i < length; i++) {
+            unsigned char c = bytes[i];
+            if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'))
+                return i;
+        }
+        return SIZE_MAX;
+    }
+}
+
+/// After yajl accepted `bytes`: finds the token they end inside of, if any.
+/// Past the last scalar yajl reported (and the last token held back), only
+/// whitespace, punctuation, brackets and whole comments can be complete.
+static void sj_find_pending(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base) {
+    uint64_t from = p->scalarEnd > p->resumeFrom ? p->scalarEnd : p->resumeFrom;
+    size_t i = from > base ? (size_t)(from - base) : 0;
+    p->pendingStart = SJ_NO_POSITION;
+    while (i < length) {
+        unsigned char c = bytes[i];
+        switch (c) {
+        case ' ': case '\t': case '\n': case '\r': case '\v': case '\f':
+        case ',': case ':': case '[': case ']': case '{': case '}':
+            i++;
+            continue;
+        case 't': case 'f': case 'n':
+            return;  // a literal: yajl holds at most four bytes of it
+        }
+        p->pendingKind = c == '"' || c == '/' ? c : '0';
+        p->pendingState = 0;
+        p->pendingStar = 0;
+        size_t end = sj_pending_end(p, bytes + i + 1, length - i - 1);
+        if (end == SIZE_MAX) {
+            p->pendingStart = base + i;
+            return;
+        }
+        i += 1 + end;  // a whole comment
+    }
+}
+
+/// Appends a chunk to the bytes held back.
+static int sj_hold(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base) {
+    if (p->heldCount == 0) p->heldBase = base;
+    if (p->heldCapacity - p->heldCount < length &&
+        !sj_grow((void **)&p->held, &p->heldCapacity, p->heldCount + length, 1))
+        return 0;
+    memcpy(p->held + p->heldCount, bytes, length);
+    p->heldCount += length;
+    return 1;
+}
+
+/// One call of yajl_parse; `follow` looks for a token left open at the end.
+static yajl_status sj_feed(sj_parser *p, const unsigned char *bytes, size_t length,
+                           uint64_t base, int follow) {
+    p->chunk = bytes;
+    p->chunkLength = length;
+    p->chunkBase = base;
+    p->fed = bytes;
+    p->fedLength = length;
+    p->fedBase = base;
+    yajl_status status = yajl_parse(p->yajl, bytes, length);
+    if (status == yajl_status_ok && follow) sj_find_pending(p, bytes, length, base);
+    p->chunk = NULL;
+    p->chunkLength = 0;
+    return status;
+}
+
+// MARK: - Feeding
+
+/// Parses one chunk that starts at absolute offset `base`.
+static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *bytes,
+                                          size_t length, uint64_t base) {
+    if (p->pendingStart == SJ_NO_POSITION) return sj_feed(p, bytes, length, base, 1);
+    size_t end = sj_pending_end(p, bytes, length);
+    uint64_t reach = (end == SIZE_MAX ? base + length : base + end) - p->pendingStart;
+    size_t limit = p->pendingKind == '0' ? p->maxNumberLength : p->maxStringLength;
+    if (reach > (uint64_t)limit + (p->pendingKind == '"' ? 2 : 0)) {
+        int error = p->pendingKind == '0' ? SJ_ERROR_NUMBER_LENGTH
+                  : p->pendingKind == '"' ? SJ_ERROR_STRING_LENGTH : SJ_ERROR_COMMENT_LENGTH;
+        sj_fail(p, error, p->pendingStart);
+        sj_forget_pending(p);
+        return yajl_status_client_canceled;
+    }
+    if (end == SIZE_MAX) {
+        if (!sj_hold(p, bytes, length, base)) {
+            sj_fail(p, SJ_ERROR_MEMORY, p->pendingStart);
+            sj_forget_pending(p);
+            return yajl_status_client_canceled;
+        }
+        return yajl_status_ok;
+    }
+    p->resumeFrom = base + end;
+    p->pendingStart = SJ_NO_POSITION;
+    if (p->heldCount) {
+        size_t count = p->heldCount;
+        p->heldCount = 0;
+        yajl_status status = sj_feed(p, p->held, count, p->heldBase, 0);
+        if (status != yajl_status_ok) return status;
+    }
+    return sj_feed(p, bytes, length, base, 1);
+}
+
+/// Ends the input, which is `end` bytes long.
+static inline yajl_status sj_parser_complete(sj_parser *p, uint64_t end) {
+    if (p->heldCount) {  // a token still open: yajl reports it as truncated
+        size_t count = p->heldCount;
+        p->heldCount = 0;
+        yajl_status status = sj_feed(p, p->held, count, p->heldBase, 0);
+        if (status != yajl_status_ok) return status;
+    }
+    sj_forget_pending(p);
+    p->chunk = NULL;
+    p->chunkLength = 0;
+    p->chunkBase = end;
+    p->fed = NULL;
+    p->fedLength = 0;
+    p->fedBase = end;
+    return yajl_complete_parse(p->yajl);
+}
+
+#endif

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import StreamingJSON
+
+/// Hostile and oversized inputs: each ends in a clear error at the right
+/// place, and tokens that span many reads are held to their limit before
+/// yajl buffers them (`CYajl/tape_feed.h`). Peak memory for the same inputs
+/// at full size is measured by `scripts/limits`, not here.
+@Suite struct LimitsTests {
+    /// The syntax error decoding `data` (in chunks of `chunk` bytes) throws.
+    private func syntaxError<T: Decodable>(_ type: T.Type, _ data: Data, chunk: Int = 65_536,
+                                           decoder: StreamingJSONDecoder = StreamingJSONDecoder(),
+                                           sourceLocation: SourceLocation = #_sourceLocation) -> JSONSyntaxError? {
+        do {
+            _ = try Engine.decode(type, data, chunk: chunk, decoder: decoder)
+            Issue.record("no error", sourceLocation: sourceLocation)
+        } catch let DecodingError.dataCorrupted(context) {
+            if let syntax = context.underlyingError as? JSONSyntaxError { return syntax }
+            Issue.record("not a syntax error: \(context)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
+    private func decoder(maxStringLength: Int? = nil, allowsComments: Bool = false) -> StreamingJSONDecoder {
+        let decoder = StreamingJSONDecoder()
+        if let maxStringLength { decoder.maxStringLength = maxStringLength }
+        decoder.allowsComments = allowsComments
+        return decoder
+    }
+
+    @Test(arguments: [1_000, 65_536])
+    func unclosedStringStopsAtTheLimit(chunk: Int) throws {
+        let data = Data("[\"".utf8) + Data(repeating: UInt8(ascii: "a"), count: 8 << 20)
+        let error = try #require(syntaxError([String].self, data, chunk: chunk, decoder: decoder(maxStringLength: 1 << 20)))
+        #expect(error.message == "String longer than 1048576 bytes (maxStringLength)")
+        #expect((error.byteOffset, error.line, error.column) == (1, 1, 2))
+    }
+
+    @Test func unclosedStringWithinTheLimitIsTruncatedInput() throws {
+        let data = Data("[\"".utf8) + Data(repeating: UInt8(ascii: "a"), count: 300_000)
+        let error = try #require(syntaxError([String].self, data, chunk: 4_096))
+        #expect(error.message == "Unexpected end of input")
+        #expect(error.byteOffset == data.count)
+    }
+
+    @Test func stringsAtTheLimitPassAndOneByteMoreFails() throws {
+        let limit = 200_000
+        for chunk in [997, 65_536, Int.max] {
+            let fits = "[\"" + String(repeating: "x", count: limit) + "\"]"
+            #expect(try Engine.decode([String].self, Data(fits.utf8), chunk: chunk,
+                                      decoder: decoder(maxStringLength: limit)) == [String(repeating: "x", count: limit)])
+            let over = "[\"" + String(repeating: "x", count: limit + 1) + "\"]"
+            let error = syntaxError([String].self, Data(over.utf8), chunk: chunk, decoder: decoder(maxStringLength: limit))
+            #expect(error?.message == "String longer than 200000 bytes (maxStringLength)", "chunk \(chunk)")
+            #expect(error?.byteOffset == 1, "chunk \(chunk)")
+        }
+    }
+
+    /// Escapes, escaped quotes and backslashes, and multi-byte characters
+    /// falling on every kind of chunk boundary inside strings much longer
+    /// than a chunk: the same value as in one piece.
+    @Test(arguments: [1, 2, 7, 1_000])
+    func longStringsAcrossReadsDecodeExactly(chunk: Int) throws {
+        var text = ""
+        for index in 0..<(chunk == 1 ? 2_000 : 20_000) {
+            text += ["a", "\\\"", "\\\\", "é", "\\u00e9", "😀", "\\uD83D\\uDE00", "\\n", " ", "\\/"][index % 10]
+        }
+        let json = Data("[\"\(text)\", {\"k\\\\\": \"\(text)\"}, 12345678901234567890, -1.5e+300]".utf8)
+        let whole = try Engine.decode(AnyJSON.self, json)
+        #expect(try Engine.decode(AnyJSON.self, json, chunk: chunk) == whole)
+        #expect(try Engine.decodePipelined(AnyJSON.self, json, chunk: chunk) == whole)
+        guard case .array(let items) = whole, case .string(let decoded) = items[0] else {
+            Issue.record("not an array of a string: \(whole)")
+            return
+        }
+        #expect(decoded.unicodeScalars.count == (chunk == 1 ? 2_000 : 20_000) / 10 * 10)
+    }
+
+    /// yajl re-lexes a token it buffered from its first byte on every read;
+    /// held back until it ends, a 16 MiB string fed 1 KiB at a time is lexed
+    /// twice, not 16 000 times (this would take minutes otherwise).
+    @Test func aLongStringInSmallReadsIsLexedOnce() throws {
+        let length = 16 << 20
+        let data = Data("[\"".utf8) + Data(repeating: UInt8(ascii: "b"), count: length) + Data("\"]".utf8)
+        let strings = try Engine.decode([String].self, data, chunk: 1_024)
+        #expect(strings.first?.utf8.count == length)
+    }
+
+    @Test func errorsInsideAHeldStringPointAtTheirByte() throws {
+        var bytes = Array("[\"".utf8) + Array(repeating: UInt8(ascii: "c"), count: 100_000)
+        bytes[70_000] = 0xFF  // not UTF-8
+        bytes += Array("\"]".utf8)
+        for chunk in [1_000, 65_536] {
+            let error = syntaxError([String].self, Data(bytes), chunk: chunk)
+            #expect(error?.message.contains("UTF-8") == true, "chunk \(chunk): \(String(describing: error))")
+            #expect(error?.byteOffset == 70_000, "chunk \(chunk)")
+        }
+        // A control character, in the pipelined engine too.
+        var control = Array("[\"".utf8) + Array(repeating: UInt8(ascii: "d"), count: 100_000) + Array("\"]".utf8)
+        control[80_000] = 0x0A
+        let decoder = Engine.pipelinedDecoder()
+        do {
+            _ = try decoder._decodeDocument([String].self, source: _DataSource(Data(control), chunkLimit: 4_096), size: nil)
+            Issue.record("no error")
+        } catch let DecodingError.dataCorrupted(context) {
+            let syntax = try #require(context.underlyingError as? JSONSyntaxError)
+            #expect(syntax.byteOffset == 80_000)
+            #expect((syntax.line, syntax.column) == (1, 80_001))
+        }
+    }
+
+    @Test func hugeNumberStopsAtTheLimit() throws {
+        let data = Data("[".utf8) + Data(repeating: UInt8(ascii: "7"), count: 2_000_000) + Data("]".utf8)
+        for chunk in [4_096, Int.max] {
+            let error = syntaxError([Double].self, data, chunk: chunk)
+            #expect(error?.message == "Number literal longer than 1000 characters (maxNumberLength)", "chunk \(chunk)")
+            #expect(error?.byteOffset == 1, "chunk \(chunk)")
+        }
+        // Numbers up to the limit split at any byte still parse.
+        let long = "[" + String(repeating: "1", count: 300) + ".5e-3, -0.25]"
+        for chunk in [1, 3, 64] {
+            #expect(try Engine.decode(AnyJSON.self, Data(long.utf8), chunk: chunk)
+                    == Engine.decode(AnyJSON.self, Data(long.utf8)))
+        }
+    }
+
+    @Test func millionOpenBracketsStopAtMaxDepth() throws {
+        let data = Data(repeating: UInt8(ascii: "["), count: 1_000_000)
+        let error = try #require(syntaxError(AnyJSON.self, data))
+        #expect(error.message == "Nesting deeper than 512 levels (maxDepth)")
+        #expect((error.byteOffset, error.column) == (512, 513))
+    }
+
+    @Test func nulBytesAreRejectedAtTheFirstOne() throws {
+        let data = Data(repeating: 0, count: 1 << 20)
+        let error = try #require(syntaxError(AnyJSON.self, data))
+        #expect(error.message == "Unexpected character U+0000")
+        #expect(error.byteOffset == 0)
+        // After a valid prefix, too.
+        let late = Data("[1, 2".utf8) + Data(repeating: 0, count: 100_000)
+        #expect(syntaxError([Int].self, late)?.byteOffset == 5)
+    }
+
+    @Test func objectWithManyKeysIsDecoded() throws {
+        let count = 200_000
+        var json = "[{"
+        for index in 0..<count { json += (index == 0 ? "" : ",") + "\"key\(index)\":\(index)" }
+        json += "}]"
+        let objects = try StreamingJSONDecoder().decode([[String: Int]].self, from: Data(json.utf8))
+        #expect(objects.first?.count == count)
+        #expect(objects.first?["key199999"] == 199_999)
+    }
+
+    @Test func longCommentsAcrossReads() throws {
+        let comment = String(repeating: "z * / ", count: 50_000)
+        let json = Data("[1, /* \(comment) */ 2, // \(comment)\n 3]".utf8)
+        for chunk in [1_000, 65_536] {
+            #expect(try Engine.decode([Int].self, json, chunk: chunk, decoder: decoder(allowsComments: true)) == [1, 2, 3])
+        }
+        let error = syntaxError([Int].self, json, chunk: 1_000, decoder: decoder(maxStringLength: 10_000, allowsComments: true))
+        #expect(error?.message == "Comment longer than 10000 bytes (maxStringLength)")
+        #expect(error?.byteOffset == 4)
+    }
+
+    /// JSON Lines resynchronize after a line whose long string is over the limit.
+    @Test func jsonLinesGoOnAfterAnOversizedString() throws {
+        let long = String(repeating: "q", count: 300_000)
+        let lines = Data("{\"a\":1}\n\"\(long)\"\n{\"a\":3}\n".utf8)
+        let decoder = StreamingJSONDecoder()
+        decoder.maxStringLength = 100_000
+        var seen: [String] = []
+        var iterator = decoder.elements(of: [String: Int].self, from: lines, format: .jsonLines).makeIterator()
+        while seen.count < 5 {
+            do {
+                guard let value = try iterator.next() else { break }
+                seen.append("a=\(value["a"] ?? -1)")
+            } catch {
+                seen.append("error: \(error)")
+            }
+        }
+        #expect(seen.count == 3)
+        #expect(seen.first == "a=1")
+        #expect(seen.last == "a=3")
+        #expect(seen[1].contains("String longer than 100000 bytes (maxStringLength)"))
+    }
+}
