@@ -75,7 +75,8 @@ enum {
     SJ_ERROR_PATH_NOT_OBJECT = 6,  // a value on the key path is not an object
     SJ_ERROR_MEMORY = 7,           // allocation failed
     SJ_ERROR_TOO_LARGE = 8,        // an element needs more than 4 G tokens or arena bytes
-    SJ_ERROR_COMMENT_LENGTH = 9    // a comment longer than maxStringLength
+    SJ_ERROR_COMMENT_LENGTH = 9,   // a comment longer than maxStringLength
+    SJ_ERROR_SURROGATE = 10        // a \u escape of an unpaired UTF-16 surrogate
 };
 
 #define SJ_NO_POSITION UINT64_MAX
@@ -161,6 +162,13 @@ typedef struct sj_parser {
     unsigned char *held;
     size_t heldCount, heldCapacity;
     uint64_t heldBase;
+    // \u escapes, followed through every chunk before yajl sees it: an
+    // unpaired surrogate is an error (tape_feed.h). escState is where in an
+    // escape the last chunk ended, escStart the absolute offset of the
+    // escape's backslash, escUnit the code unit read so far.
+    unsigned char escState, escDigits;
+    unsigned int escUnit;
+    uint64_t escStart;
     // The bytes of the last yajl_parse call, for locating its errors.
     const unsigned char *fed;
     size_t fedLength;

@@ -25,6 +25,20 @@
 // yajl then lexes each token at most twice, and never buffers one longer
 // than its limit plus one chunk. Literals (true, false, null) are at most
 // five bytes and are left to yajl.
+//
+// Surrogate escapes
+// -----------------
+// yajl 2.1.0 decodes a \u escape of a high surrogate without checking what
+// follows: `\uD800\u0041` becomes a code point that was never there, a lone
+// low surrogate becomes invalid UTF-8, and `\uD800\\` ends in an assert
+// (CVE-2017-16516, fixed by distributions' patches, not upstream). So every
+// chunk is searched for backslashes first, and the escapes are followed
+// across chunks (sj_check_escapes): yajl is given the bytes before the one
+// that shows a surrogate to be unpaired, never the end of that string, and
+// the parse stops with SJ_ERROR_SURROGATE, as Foundation's JSONDecoder stops.
+// The search does not know where strings are: a backslash outside one is a
+// syntax error anyway, and with comments allowed, a \u escape of a lone
+// surrogate written inside a comment is rejected too.
 #ifndef CYAJL_TAPE_FEED_H
 #define CYAJL_TAPE_FEED_H
 
@@ -91,6 +105,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->error = SJ_OK;
     p->scalarEnd = 0;
     p->resumeFrom = 0;
+    p->escState = 0;
     sj_forget_pending(p);
 }
 
@@ -187,11 +202,99 @@ static yajl_status sj_feed(sj_parser *p, const unsigned char *bytes, size_t leng
     return status;
 }
 
+// MARK: - Surrogate escapes
+
+enum { SJ_ESC_NONE, SJ_ESC_BACKSLASH, SJ_ESC_HEX, SJ_ESC_AFTER_HIGH, SJ_ESC_AFTER_HIGH_BACKSLASH, SJ_ESC_LOW_HEX };
+
+static inline int sj_hex(unsigned char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    c |= 0x20;
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/// Follows the escapes in `bytes`. Returns the index of the byte that shows
+/// a surrogate escape to be unpaired (its escape began at escStart), or
+/// SIZE_MAX when there is none.
+static size_t sj_check_escapes(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base) {
+    size_t i = 0;
+    while (i < length) {
+        unsigned char c = bytes[i];
+        switch (p->escState) {
+        case SJ_ESC_NONE: {
+            const unsigned char *next = memchr(bytes + i, '\\', length - i);
+            if (!next) return SIZE_MAX;
+            i = (size_t)(next - bytes);
+            p->escStart = base + i;
+            p->escState = SJ_ESC_BACKSLASH;
+            break;
+        }
+        case SJ_ESC_BACKSLASH:
+        case SJ_ESC_AFTER_HIGH_BACKSLASH:
+            if (c == 'u') {
+                p->escState = p->escState == SJ_ESC_BACKSLASH ? SJ_ESC_HEX : SJ_ESC_LOW_HEX;
+                p->escDigits = 0;
+                if (p->escState == SJ_ESC_HEX) p->escUnit = 0;
+            } else if (p->escState == SJ_ESC_AFTER_HIGH_BACKSLASH) {
+                return i;  // a high surrogate, then another escape
+            } else {
+                p->escState = SJ_ESC_NONE;  // a one-letter escape (yajl checks which)
+            }
+            break;
+        case SJ_ESC_HEX:
+        case SJ_ESC_LOW_HEX: {
+            int digit = sj_hex(c);
+            if (digit < 0) {  // yajl reports it
+                p->escState = SJ_ESC_NONE;
+                break;
+            }
+            unsigned int unit = p->escState == SJ_ESC_HEX ? p->escUnit : (p->escUnit >> 16);
+            unit = (unit << 4) | (unsigned int)digit;
+            if (p->escState == SJ_ESC_HEX) p->escUnit = unit;
+            else p->escUnit = (p->escUnit & 0xFFFF) | (unit << 16);
+            if (++p->escDigits < 4) break;
+            if (p->escState == SJ_ESC_LOW_HEX) {
+                if (unit < 0xDC00 || unit > 0xDFFF) return i;  // not a low surrogate
+                p->escState = SJ_ESC_NONE;
+            } else if (unit >= 0xD800 && unit <= 0xDBFF) {
+                p->escState = SJ_ESC_AFTER_HIGH;
+            } else if (unit >= 0xDC00 && unit <= 0xDFFF) {
+                return i;  // a low surrogate on its own
+            } else {
+                p->escState = SJ_ESC_NONE;
+            }
+            break;
+        }
+        case SJ_ESC_AFTER_HIGH:
+            if (c != '\\') return i;  // a high surrogate on its own
+            p->escState = SJ_ESC_AFTER_HIGH_BACKSLASH;
+            break;
+        }
+        i++;
+    }
+    return SIZE_MAX;
+}
+
 // MARK: - Feeding
+
+static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
+                                    size_t length, uint64_t base);
 
 /// Parses one chunk that starts at absolute offset `base`.
 static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *bytes,
                                           size_t length, uint64_t base) {
+    size_t unpaired = sj_check_escapes(p, bytes, length, base);
+    if (unpaired == SIZE_MAX) return sj_parse_checked(p, bytes, length, base);
+    // yajl gets what comes before: a syntax error there is reported first.
+    yajl_status status = sj_parse_checked(p, bytes, unpaired, base);
+    p->escState = SJ_ESC_NONE;
+    if (status != yajl_status_ok) return status;
+    sj_fail(p, SJ_ERROR_SURROGATE, p->escStart);
+    return yajl_status_client_canceled;
+}
+
+/// sj_parser_parse, once the chunk's escapes are known to be paired.
+static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
+                                    size_t length, uint64_t base) {
     if (p->pendingStart == SJ_NO_POSITION) return sj_feed(p, bytes, length, base, 1);
     size_t end = sj_pending_end(p, bytes, length);
     uint64_t reach = (end == SIZE_MAX ? base + length : base + end) - p->pendingStart;

@@ -186,3 +186,79 @@ import Testing
         #expect(seen[1].contains("String longer than 100000 bytes (maxStringLength)"))
     }
 }
+
+/// Unpaired UTF-16 surrogates in `\u` escapes are rejected before yajl
+/// decodes them (yajl 2.1.0 would invent a code point, write invalid UTF-8,
+/// or assert: CVE-2017-16516), as Foundation's JSONDecoder rejects them.
+@Suite struct SurrogateEscapeTests {
+    static let chunkSizes = [1, 2, 3, 5, 7, 64, Int.max]
+
+    private func error(_ text: String, chunk: Int, pipelined: Bool = false) -> JSONSyntaxError? {
+        do {
+            _ = pipelined ? try Engine.decodePipelined(AnyJSON.self, Data(text.utf8), chunk: chunk)
+                          : try Engine.decode(AnyJSON.self, Data(text.utf8), chunk: chunk)
+        } catch let DecodingError.dataCorrupted(context) {
+            return context.underlyingError as? JSONSyntaxError
+        } catch {}
+        return nil
+    }
+
+    @Test(arguments: [
+        (#"["\uD800"]"#, 2, "\\uD800 is a high surrogate not followed by a \\u escape of a low surrogate"),
+        (#"["ab\uDBFFx"]"#, 4, "\\uDBFF is a high surrogate not followed"),
+        (#"["\uD800\u0041"]"#, 2, "\\uD800 is a high surrogate not followed"),
+        (#"["\uD800\uD800"]"#, 2, "\\uD800 is a high surrogate not followed"),
+        (#"["\uD800\\"]"#, 2, "\\uD800 is a high surrogate not followed"),
+        (#"["\uD800\n"]"#, 2, "\\uD800 is a high surrogate not followed"),
+        (#"["\uDC00"]"#, 2, "\\uDC00 is a low surrogate without a high surrogate before it"),
+        (#"["x\udfff\uD83D\uDE00"]"#, 3, "\\uDFFF is a low surrogate"),
+        (#"{"\uD834":1}"#, 2, "\\uD834 is a high surrogate"),
+        (#"[1, "ok", "\\", "\uDE00"]"#, 17, "\\uDE00 is a low surrogate"),
+    ])
+    func unpairedSurrogatesAreRejected(text: String, offset: Int, message: String) {
+        for chunk in Self.chunkSizes {
+            for pipelined in [false, true] {
+                let found = error(text, chunk: chunk, pipelined: pipelined)
+                #expect(found?.byteOffset == offset, "chunk \(chunk) pipelined \(pipelined): \(String(describing: found))")
+                #expect(found?.message.contains(message) == true, "chunk \(chunk): \(String(describing: found))")
+            }
+        }
+    }
+
+    @Test func pairsAndEscapedBackslashesAreNotSurrogates() throws {
+        let cases: [(String, String)] = [
+            (#"["\uD83D\uDE00"]"#, "😀"),
+            (#"["\ud834\udd1e!"]"#, "𝄞!"),
+            (#"["\\uD800"]"#, #"\uD800"#),       // an escaped backslash, then text
+            (#"["\\\uD83D\uDE00"]"#, #"\😀"#),
+            (#"["\uDBFF\uDFFF"]"#, "\u{10FFFF}"),
+            (#"["\uD7FF\uE000"]"#, "\u{D7FF}\u{E000}"),
+        ]
+        for (text, expected) in cases {
+            for chunk in Self.chunkSizes {
+                #expect(try Engine.decode([String].self, Data(text.utf8), chunk: chunk) == [expected], "\(text) chunk \(chunk)")
+            }
+        }
+    }
+
+    /// A syntax error before the surrogate is the one reported.
+    @Test func anEarlierSyntaxErrorWins() {
+        #expect(error(#"[1 2, "\uD800"]"#, chunk: .max)?.byteOffset == 3)
+    }
+
+    /// JSON Lines report the line and go on with the next.
+    @Test func jsonLinesGoOn() throws {
+        let lines = Data("\"a\"\n\"\\uD800x\"\n\"b\"\n".utf8)
+        var iterator = StreamingJSONDecoder().elements(of: String.self, from: lines, format: .jsonLines).makeIterator()
+        var seen: [String] = []
+        while seen.count < 5 {
+            do {
+                guard let value = try iterator.next() else { break }
+                seen.append(value)
+            } catch {
+                seen.append("error")
+            }
+        }
+        #expect(seen == ["a", "error", "b"])
+    }
+}

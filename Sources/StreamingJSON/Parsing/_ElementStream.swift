@@ -414,6 +414,12 @@ final class _ElementStream {
             return "Number literal longer than \(limits.maxNumberLength) characters (maxNumberLength)"
         case SJ_ERROR_STRING_LENGTH:
             return "String longer than \(limits.maxStringLength) bytes (maxStringLength)"
+        case SJ_ERROR_SURROGATE:
+            let unit = parser?.unpairedSurrogate ?? 0
+            let escape = "\\u" + String(unit, radix: 16, uppercase: true)
+            return unit >= 0xDC00
+                ? "Invalid \\u escape in string: \(escape) is a low surrogate without a high surrogate before it"
+                : "Invalid \\u escape in string: \(escape) is a high surrogate not followed by a \\u escape of a low surrogate"
         case SJ_ERROR_COMMENT_LENGTH:
             return "Comment longer than \(limits.maxStringLength) bytes (maxStringLength)"
         case SJ_ERROR_NOT_ARRAY:

@@ -126,6 +126,10 @@ final class _TapeParser {
         return (UnsafeRawBufferPointer(start: p.fed, count: p.fedLength), p.fedBase)
     }
 
+    /// The UTF-16 code unit of the last unpaired surrogate escape found
+    /// (`SJ_ERROR_SURROGATE`).
+    var unpairedSurrogate: UInt16 { UInt16(truncatingIfNeeded: state.pointee.escUnit) }
+
     /// Where the token that the last chunk ended inside of begins, if one is open.
     var openTokenStart: UInt64? {
         let start = state.pointee.pendingStart
