@@ -202,6 +202,14 @@ static yajl_status sj_feed(sj_parser *p, const unsigned char *bytes, size_t leng
     return status;
 }
 
+/// Hands yajl the bytes held back, if any.
+static yajl_status sj_feed_held(sj_parser *p) {
+    if (p->heldCount == 0) return yajl_status_ok;
+    size_t count = p->heldCount;
+    p->heldCount = 0;
+    return sj_feed(p, p->held, count, p->heldBase, 0);
+}
+
 // MARK: - Surrogate escapes
 
 enum { SJ_ESC_NONE, SJ_ESC_BACKSLASH, SJ_ESC_HEX, SJ_ESC_AFTER_HIGH, SJ_ESC_AFTER_HIGH_BACKSLASH, SJ_ESC_LOW_HEX };
@@ -316,23 +324,15 @@ static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
     }
     p->resumeFrom = base + end;
     p->pendingStart = SJ_NO_POSITION;
-    if (p->heldCount) {
-        size_t count = p->heldCount;
-        p->heldCount = 0;
-        yajl_status status = sj_feed(p, p->held, count, p->heldBase, 0);
-        if (status != yajl_status_ok) return status;
-    }
+    yajl_status status = sj_feed_held(p);
+    if (status != yajl_status_ok) return status;
     return sj_feed(p, bytes, length, base, 1);
 }
 
 /// Ends the input, which is `end` bytes long.
 static inline yajl_status sj_parser_complete(sj_parser *p, uint64_t end) {
-    if (p->heldCount) {  // a token still open: yajl reports it as truncated
-        size_t count = p->heldCount;
-        p->heldCount = 0;
-        yajl_status status = sj_feed(p, p->held, count, p->heldBase, 0);
-        if (status != yajl_status_ok) return status;
-    }
+    yajl_status status = sj_feed_held(p);  // a token still open: yajl reports it as truncated
+    if (status != yajl_status_ok) return status;
     sj_forget_pending(p);
     p->chunk = NULL;
     p->chunkLength = 0;
