@@ -489,6 +489,25 @@ import Testing
         plain.maxDepth = 1
         #expect(syntaxMessage(plain, "[1]") == nil)
         #expect(syntaxMessage(plain, "[[1]]") == "Nesting deeper than 1 levels (maxDepth)")
+
+        // Over a limit: an array stream ends, JSON Lines goes on at the next line.
+        let strict = StreamingJSONDecoder()
+        strict.maxDepth = 2
+        func outcomes(_ json: String, _ format: JSONStreamFormat) -> [String] {
+            var results: [String] = []
+            var iterator = strict.elements(of: JSONValue.self, from: Data(json.utf8), format: format).makeIterator()
+            while results.count < 10 {
+                do {
+                    guard let value = try iterator.next() else { break }
+                    results.append("\(value)")
+                } catch {
+                    results.append("error")
+                }
+            }
+            return results
+        }
+        #expect(outcomes("[[1], [[2]], [3]]", .array) == ["[1]", "error"])
+        #expect(outcomes("[1]\n[[[2]]]\n[3]\n", .jsonLines) == ["[1]", "error", "[3]"])
     }
 
     // MARK: Examples in doc comments
