@@ -6,13 +6,24 @@ import StreamingJSON
 /// the filter text. Runtime errors carry jq's message and, in `value`, the
 /// error's value: the message as a string for built-in errors, or whatever
 /// `error(v)` was given, which is what `try … catch` hands to its handler.
+///
+/// ```swift
+/// do {
+///     _ = try JSONFilter(".a | input")
+/// } catch let error as JSONFilterError {
+///     print(error)                  // unsupported function input/0 at column 6
+///     print(error.isCompileError)   // true
+/// }
+/// ```
 public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, in jq's words (`Cannot index number with string "a"`).
     public let message: String
     /// Column in the filter text, for compile errors.
     public let column: Int?
     /// The value `catch` receives.
     public let value: JSONValue
 
+    /// An error with this message; a `column` makes it a compile error.
     public init(message: String, column: Int? = nil) {
         self.message = message
         self.column = column
@@ -32,6 +43,7 @@ public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
     /// True for compile errors.
     public var isCompileError: Bool { column != nil }
 
+    /// The message, followed by `at column N` for a compile error.
     public var description: String {
         if let column { return "\(message) at column \(column)" }
         return message

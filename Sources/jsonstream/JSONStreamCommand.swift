@@ -19,24 +19,84 @@ struct JSONStreamCommand: ParsableCommand {
         discussion: """
             Streams the elements of the root array (or of the array at --path .a.b, or the values of a \
             JSON Lines file), applies FILTER (default .) to each, and writes each result as compact \
-            JSON on its own line. Files are read in turn; stdin when there is none, or for -.
+            JSON on its own line. Files are read in turn; stdin when there is none, or for -. Memory \
+            stays bounded by the largest element, whatever the size of the input.
 
             For array input, `jsonstream F dump.json` prints what `jq -c '.[] | F' dump.json` prints; \
             for JSON Lines, what `jq -c 'F'` prints. Numbers keep their literal text when passed \
             through (jq 1.6 rounds big integers).
 
-            EXAMPLES
-              jsonstream 'select(.abv > 8) | {name, style}' beers.json
-              jsonstream --path .statuses -r '.user.screen_name' twitter.json
-              jsonstream 'select(.level == "error")' app.jsonl
-              jsonstream --csv --columns id,name,brewery.city . beers.json > beers.csv
-              jsonstream --limit 5 . huge.json
-              jsonstream --count 'select(.available)' beers.json
-              jsonstream --split-lines 100000 part- . beers.json
-                  (writes part-00000.jsonl, part-00001.jsonl, ...)
-              curl -s https://example.com/dump.json | jsonstream .name | head -3
+            Not supported: -s/--slurp (it would hold the whole input in memory) and --stream \
+            (jsonstream always streams).
 
-            EXIT STATUS (as jq 1.6)
+            EXAMPLES
+              The examples read beers.json, a root array (it could be gigabytes):
+                [{"id":1,"name":"Oak","abv":9.5,"style":"stout"},
+                 {"id":2,"name":"Pils","abv":4.8,"style":"lager"},
+                 {"id":3,"name":"Tripel","abv":8.4,"style":"ale"}]
+
+              Filter a huge array, one element at a time (jq's '.[] | F'):
+                $ jsonstream 'select(.abv > 8) | {name, style}' beers.json
+                {"name":"Oak","style":"stout"}
+                {"name":"Tripel","style":"ale"}
+
+              Raw strings with -r; the number of results with --count:
+                $ jsonstream -r 'select(.abv > 8) | .name' beers.json
+                Oak
+                Tripel
+                $ jsonstream --count 'select(.abv > 8)' beers.json
+                2
+
+              The array under a key, with --path:
+                $ echo '{"meta":{"page":1},"items":[{"id":7},{"id":8}]}' > api.json
+                $ jsonstream --path .items .id api.json
+                7
+                8
+
+              JSON Lines: any input that does not start with '[' (or --input lines):
+                $ printf '{"level":"info"}\\n{"level":"error","code":504}\\n' > app.jsonl
+                $ jsonstream 'select(.level == "error") | .code' app.jsonl
+                504
+
+              Go on past bad elements with --on-error skip (reported on stderr, exit 0):
+                $ printf '{"n":1}\\n{"n":}\\n{"n":3}\\n' > bad.jsonl
+                $ jsonstream --on-error skip .n bad.jsonl
+                1
+                3
+                jsonstream: skipped (at bad.jsonl:2:6, element 1): Unexpected ...
+                jsonstream: 1 of 3 elements skipped
+
+              Throughput and peak memory with --stats (on stderr):
+                $ jsonstream --stats --count . beers.json
+                3
+                jsonstream: stats: 3 elements in, 3 results out, 0 skipped; ...
+
+              More:
+                jsonstream --csv --columns id,name,brewery.city . beers.json > beers.csv
+                jsonstream --limit 5 . huge.json
+                jsonstream --split-lines 100000 part- . huge.json
+                    (writes part-00000.jsonl, part-00001.jsonl, ...)
+                curl -s https://example.com/dump.json | jsonstream .name | head -3
+
+            FILTER LANGUAGE (jq 1.6)
+            Paths .a .a.b ."a b" .[0] .[2:5] .[] .. and ?; | , ( ); literals, "\\(interpolation)", \
+            [...] and {...}; == != < <= > >= (jq's order across types); + - * / % with jq's meaning \
+            per type; and, or; //; if-then-elif-else-end (else optional); try-catch; as $x; reduce; \
+            $name from --arg and --argjson; @csv @tsv @json @text @base64 @base64d @uri @html @sh.
+
+            Built-ins: add all any arrays ascii ascii_downcase ascii_upcase booleans capture ceil \
+            contains debug del empty endswith error explode fabs first flatten floor from_entries \
+            fromjson getpath group_by gsub has implode in index indices infinite inside isempty \
+            isinfinite isnan isnormal iterables join keys keys_unsorted last leaf_paths length limit \
+            ltrimstr map map_values match max max_by min min_by nan not nth nulls numbers objects \
+            paths range recurse reverse rindex round rtrimstr scalars select setpath sort sort_by \
+            split sqrt startswith strings sub test to_entries tojson tonumber tostring transpose type \
+            unique unique_by utf8bytelength values walk with_entries.
+
+            Anything else (input, inputs, def, label, foreach, assignment such as = |= +=, other \
+            functions) is refused before any input is read, with its column (exit 3).
+
+            EXIT STATUS (the same as jq 1.6)
               0  success; also after | head closed the output, and with --on-error skip
               1  -e: the last result was false or null
               2  usage error, unreadable input file, output that cannot be written
@@ -44,8 +104,6 @@ struct JSONStreamCommand: ParsableCommand {
               4  input syntax error, or an element over a limit; -e: no result at all
               5  runtime error in the filter (an array stops there, JSON Lines goes on)
 
-            Not supported: -s/--slurp (it would hold the whole input in memory) and --stream \
-            (jsonstream always streams).
             """,
         version: jsonStreamVersion
     )

@@ -4,12 +4,19 @@ import Foundation
 /// chunks (`Data`, `[UInt8]`, slices, NIO buffers as `DataProtocol`) or single
 /// bytes (`URLSession.AsyncBytes`, `FileHandle.bytes`), which are batched.
 ///
-///     for try await event in decoder.elements(of: Event.self, from: response.body) { … }
+/// ```swift
+/// let (bytes, _) = try await URLSession.shared.bytes(from: url)
+/// for try await event in decoder.elements(of: Event.self, from: bytes) { … }
+/// ```
 ///
 /// Each element is delivered as soon as the chunk that completes it arrives.
 /// Errors behave as in `JSONElements`. Cancelling the task, or leaving the
 /// loop, stops at the next chunk.
+///
+/// The sequence is as single-pass as `S` is: each iteration makes a new
+/// iterator of `S` and a new parser.
 public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
+    /// The decoded type.
     public typealias Element = T
 
     private let chunks: S
@@ -28,10 +35,12 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
         self.pull = pull
     }
 
+    /// Starts an iteration: a new iterator of the underlying sequence and a new parser.
     public func makeAsyncIterator() -> Iterator {
         Iterator(self)
     }
 
+    /// Pulls input from the underlying sequence as elements are asked for.
     public struct Iterator: AsyncIteratorProtocol {
         private var input: S.AsyncIterator
         private let pull: (inout S.AsyncIterator, _PushSource) async throws -> Bool
@@ -48,6 +57,12 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
                 decoder: _TapeDecoder(stream: stream, options: sequence.options), path: .root)
         }
 
+        /// The next element, or nil after the last one.
+        ///
+        /// Reads from the underlying sequence only when the input so far
+        /// holds no complete element. Throws `CancellationError` when the
+        /// task is cancelled, whatever the underlying sequence throws, and
+        /// `DecodingError`s as ``JSONElements/Iterator/next()`` does.
         public mutating func next() async throws -> T? {
             while !finished, container != nil {
                 try Task.checkCancellation()
@@ -80,6 +95,21 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
 extension StreamingJSONDecoder {
     /// The elements of a stream whose bytes arrive as an async sequence of
     /// chunks (`Data`, `[UInt8]`, `ArraySlice<UInt8>`… any `DataProtocol`).
+    ///
+    /// ```swift
+    /// let chunks = AsyncStream<[UInt8]> { continuation in … }
+    /// for try await beer in decoder.elements(of: Beer.self, from: chunks) { … }
+    /// ```
+    ///
+    /// Chunks may be split anywhere, even inside a token; each element is
+    /// delivered as soon as the chunk that completes it has arrived.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - chunks: The input, in chunks of any size.
+    ///   - path: Object keys leading to the array (or object) to stream;
+    ///     empty for the root.
+    ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable, S: AsyncSequence>(
         of type: T.Type, from chunks: S, at path: [String] = [], format: JSONStreamFormat = .auto
     ) -> AsyncJSONElements<T, S> where S.Element: DataProtocol {
@@ -94,6 +124,18 @@ extension StreamingJSONDecoder {
     /// (`URLSession.AsyncBytes`, `FileHandle.AsyncBytes`). Bytes are batched,
     /// up to 64 KiB, and handed to the parser whenever one may end an element
     /// (`}` `]` `,` or a line break), so elements are not held back.
+    ///
+    /// ```swift
+    /// let (bytes, _) = try await URLSession.shared.bytes(from: url)
+    /// for try await beer in decoder.elements(of: Beer.self, from: bytes) { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - bytes: The input, one byte at a time.
+    ///   - path: Object keys leading to the array (or object) to stream;
+    ///     empty for the root.
+    ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable, S: AsyncSequence>(
         of type: T.Type, from bytes: S, at path: [String] = [], format: JSONStreamFormat = .auto
     ) -> AsyncJSONElements<T, S> where S.Element == UInt8 {

@@ -5,14 +5,20 @@ import Foundation
 /// the elements it completed. Same engine, formats and errors as
 /// `StreamingJSONDecoder.elements(of:…)`.
 ///
-///     let feed = JSONElementFeed(of: Event.self, format: .jsonLines)
-///     for buffer in incoming { for event in try feed.feed(buffer) { handle(event) } }
-///     for event in try feed.finish() { handle(event) }   // the rest, or the truncation error
+/// ```swift
+/// let feed = JSONElementFeed(of: Event.self, format: .jsonLines)
+/// for buffer in incoming {
+///     for event in try feed.feed(buffer) { handle(event) }
+/// }
+/// for event in try feed.finish() { handle(event) }   // the rest, or the truncation error
+/// ```
 ///
 /// A decoding error in one element is thrown by the call that reached it; the
 /// elements decoded before it in that call are returned by the next call,
 /// and the stream goes on. After a syntax error (outside JSON Lines, which
 /// resynchronizes at the next line) every call throws it again.
+///
+/// A feed is not thread-safe: call it from one thread, or one task, at a time.
 public final class JSONElementFeed<T: Decodable> {
     private let source = _PushSource()
     private var container: _IncrementalUnkeyedContainer
@@ -20,6 +26,15 @@ public final class JSONElementFeed<T: Decodable> {
     private var carried: [T] = []
     private var finished = false
 
+    /// Creates a feed for elements of `type`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - decoder: Where the options and limits come from; they are copied now.
+    ///   - path: Object keys leading to the array (or object) to stream;
+    ///     empty for the root.
+    ///   - format: The shape of the stream; see ``JSONStreamFormat``. With
+    ///     `.auto` the first non-whitespace byte decides, as for the other sources.
     public init(of type: T.Type, decoder: StreamingJSONDecoder = StreamingJSONDecoder(), at path: [String] = [],
                 format: JSONStreamFormat = .auto) {
         let options = decoder.options
@@ -29,6 +44,10 @@ public final class JSONElementFeed<T: Decodable> {
     }
 
     /// Parses `bytes` and returns the elements they completed.
+    ///
+    /// The bytes may end anywhere, even inside a token; an element that they
+    /// start but do not finish is returned by a later call. Must not be
+    /// called after ``finish()``.
     public func feed(_ bytes: some DataProtocol) throws -> [T] {
         precondition(!finished, "JSONElementFeed.feed(_:) called after finish()")
         source.append(bytes)

@@ -2,14 +2,26 @@ import Foundation
 
 /// The elements of a JSON stream, decoded one at a time.
 ///
-/// Two ways to iterate, both pulling one element at a time:
+/// Returned by `StreamingJSONDecoder.elements(of:…)` for `Data`, a file URL
+/// or a `FileHandle`. Three ways to iterate, all pulling one element at a time:
 ///
-///     // async: for try await
-///     for try await beer in decoder.elements(of: Beer.self, contentsOf: url) { … }
+/// ```swift
+/// // async: for try await
+/// for try await beer in decoder.elements(of: Beer.self, contentsOf: url) { … }
 ///
-///     // sync: the iterator's next() does not need a task
-///     var iterator = decoder.elements(of: Beer.self, contentsOf: url).makeIterator()
-///     while let beer = try iterator.next() { … }
+/// // sync: the iterator's next() does not need a task
+/// var iterator = decoder.elements(of: Beer.self, contentsOf: url).makeIterator()
+/// while let beer = try iterator.next() { … }
+/// // (inside an async function, Swift picks the async requirement instead:
+/// // `try await iterator.next()`, the same code)
+///
+/// // sync, with a closure
+/// try decoder.elements(of: Beer.self, contentsOf: url).forEach { beer in … }
+/// ```
+///
+/// The `AsyncSequence` operators (`filter`, `map`, `prefix`, `reduce`…) work
+/// as on any async sequence and keep memory bounded, as long as what they
+/// collect is.
 ///
 /// A decoding error in one element (a missing key, a wrong type) is thrown
 /// by that `next()`; the following call returns the next element. A syntax
@@ -17,7 +29,9 @@ import Foundation
 /// starts again from the beginning; over a `FileHandle` (a pipe, stdin) the
 /// sequence is single-pass.
 public struct JSONElements<T: Decodable>: AsyncSequence {
+    /// The decoded type.
     public typealias Element = T
+    /// The same iterator serves `for try await` and synchronous pulls.
     public typealias AsyncIterator = Iterator
 
     /// Opens the source; returns it with its size when known.
@@ -40,11 +54,16 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         Iterator(elements: self)
     }
 
+    /// The iterator `for try await` uses: the same as ``makeIterator()``.
     public func makeAsyncIterator() -> Iterator {
         makeIterator()
     }
 
     /// Calls `body` with each element in turn.
+    ///
+    /// Stops at the first error, thrown by the stream or by `body`: unlike a
+    /// loop over ``Iterator/next()``, it does not go on after an element that
+    /// fails to decode.
     public func forEach(_ body: (T) throws -> Void) throws {
         var iterator = makeIterator()
         while let element = try iterator.next() {
@@ -64,6 +83,13 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         }
 
         /// The next element, or nil after the last one.
+        ///
+        /// Throws a `DecodingError` for an element that does not decode (the
+        /// following call returns the next element), and for invalid JSON
+        /// (in an array, the stream then ends: later calls return nil; JSON
+        /// Lines resumes at the next line). A system error opening or reading
+        /// the source (`CocoaError`, `POSIXError`) is thrown as it comes and
+        /// ends the stream.
         public mutating func next() throws -> T? {
             if finished { return nil }
             if container == nil {
@@ -103,12 +129,49 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
 
 extension StreamingJSONDecoder {
     /// The elements of the array (or other stream shape, see `format`) in `data`.
+    ///
+    /// ```swift
+    /// let data = Data(#"[{"name":"Oak","abv":9.5},{"name":"Pils","abv":4.8}]"#.utf8)
+    /// for try await beer in decoder.elements(of: Beer.self, from: data) {
+    ///     print(beer.name)
+    /// }
+    /// ```
+    ///
+    /// Each iteration starts again from the beginning of `data`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - data: The input.
+    ///   - path: Object keys leading from the root to the array (or object)
+    ///     to stream, `["data", "items"]` for `{"data":{"items":[…]}}`;
+    ///     empty for the root. Keys around the path may come in any order;
+    ///     everything outside it is parsed and validated but not kept.
+    ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from data: Data, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format) { (_DataSource(data), data.count) }
     }
 
     /// The elements of a file, read through one reused 64 KiB buffer.
+    ///
+    /// ```swift
+    /// for try await beer in decoder.elements(of: Beer.self, contentsOf: dumpURL) {
+    ///     print(beer.name)
+    /// }
+    /// ```
+    ///
+    /// The file is opened at the first `next()` of each iteration (which
+    /// throws `CocoaError` if it cannot be) and closed when the iteration
+    /// ends or its iterator is dropped. Each iteration reads the file again.
+    /// Files of 1 MiB or more are parsed on a second thread when the machine
+    /// has more than one core.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - url: A file URL.
+    ///   - path: Object keys leading to the array (or object) to stream;
+    ///     empty for the root.
+    ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format) {
@@ -119,6 +182,23 @@ extension StreamingJSONDecoder {
 
     /// The elements arriving on a file handle (a file, a pipe, stdin), each
     /// delivered as soon as its last byte has been read. Single-pass.
+    ///
+    /// ```swift
+    /// var events = decoder.elements(of: Event.self, from: FileHandle.standardInput,
+    ///                               format: .jsonLines).makeIterator()
+    /// while let event = try events.next() { handle(event) }
+    /// ```
+    ///
+    /// The handle's descriptor is read with `read(2)`, which returns what is
+    /// available, so an element is decoded as soon as it is complete even if
+    /// the writer at the other end of a pipe pauses. The handle is not closed.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - handle: An open handle, read from its current position.
+    ///   - path: Object keys leading to the array (or object) to stream;
+    ///     empty for the root.
+    ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format) { (_FileDescriptorSource(handle: handle), nil) }

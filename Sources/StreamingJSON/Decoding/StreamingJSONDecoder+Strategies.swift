@@ -2,6 +2,9 @@ import Foundation
 
 extension StreamingJSONDecoder {
     /// How JSON object keys are matched to a type's `CodingKey`s.
+    ///
+    /// The same cases as `JSONDecoder.KeyDecodingStrategy`. Keys of a
+    /// `[String: V]` dictionary are never converted, as in Foundation.
     public enum KeyDecodingStrategy: Sendable {
         /// Keys are used as they are.
         case useDefaultKeys
@@ -10,10 +13,20 @@ extension StreamingJSONDecoder {
         /// join words (`a__b` → `aB`), a key without inner underscores is unchanged.
         case convertFromSnakeCase
         /// The closure gets the coding path, the JSON key last, and returns the key to match.
+        ///
+        /// ```swift
+        /// decoder.keyDecodingStrategy = .custom { path in
+        ///     let key = path.last!.stringValue
+        ///     return AnyKey(stringValue: key.lowercased())   // AnyKey: your own CodingKey type
+        /// }
+        /// ```
         case custom(@Sendable (_ codingPath: [any CodingKey]) -> any CodingKey)
     }
 
     /// How `Date` values are read.
+    ///
+    /// The same cases as `JSONDecoder.DateDecodingStrategy`; an unreadable
+    /// date throws `DecodingError.dataCorrupted` with its coding path.
     public enum DateDecodingStrategy: Sendable {
         /// `Date`'s own `Decodable`: seconds since 2001-01-01 as a number.
         case deferredToDate
@@ -25,8 +38,29 @@ extension StreamingJSONDecoder {
         /// fractional seconds and with `Z` or a numeric offset.
         case iso8601
         /// A string read by the formatter.
+        ///
+        /// ```swift
+        /// let formatter = DateFormatter()
+        /// formatter.locale = Locale(identifier: "en_US_POSIX")
+        /// formatter.dateFormat = "MMM-dd-yyyy"
+        /// decoder.dateDecodingStrategy = .formatted(formatter)
+        /// ```
+        ///
+        /// `DateFormatter` is not `Sendable`; the decoder only reads it, but
+        /// the formatter must not be changed while a decode may be using it.
         case formatted(DateFormatter)
         /// The closure decodes the date from a decoder positioned at the value.
+        ///
+        /// ```swift
+        /// decoder.dateDecodingStrategy = .custom { decoder in
+        ///     let text = try decoder.singleValueContainer().decode(String.self)
+        ///     guard let date = parse(text) else {
+        ///         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+        ///                                                 debugDescription: "Bad date \(text)"))
+        ///     }
+        ///     return date
+        /// }
+        /// ```
         case custom(@Sendable (_ decoder: any Decoder) throws -> Date)
     }
 
@@ -34,7 +68,8 @@ extension StreamingJSONDecoder {
     public enum DataDecodingStrategy: Sendable {
         /// `Data`'s own `Decodable`: an array of byte values.
         case deferredToData
-        /// A Base64 string.
+        /// A Base64 string (the default). Invalid Base64 throws
+        /// `DecodingError.dataCorrupted`.
         case base64
         /// The closure decodes the data from a decoder positioned at the value.
         case custom(@Sendable (_ decoder: any Decoder) throws -> Data)
@@ -45,6 +80,8 @@ extension StreamingJSONDecoder {
         /// Only JSON numbers decode as `Float` and `Double`.
         case `throw`
         /// These strings decode as infinity, minus infinity and NaN.
+        ///
+        /// Other strings still throw `typeMismatch`; JSON numbers decode as usual.
         case convertFromString(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 }

@@ -5,9 +5,35 @@ import Foundation
 /// is parsed by yajl a 64 KiB chunk at a time and decoded element by element,
 /// so memory is bounded by the largest element, not by the document.
 ///
-///     let decoder = StreamingJSONDecoder()
-///     decoder.dateDecodingStrategy = .iso8601
-///     for try await beer in decoder.elements(of: Beer.self, contentsOf: dumpURL) { … }
+/// ```swift
+/// let decoder = StreamingJSONDecoder()
+/// decoder.dateDecodingStrategy = .iso8601
+///
+/// // A whole document, as with JSONDecoder:
+/// let beers = try decoder.decode([Beer].self, from: data)
+///
+/// // A huge file, one element at a time:
+/// for try await beer in decoder.elements(of: Beer.self, contentsOf: dumpURL) {
+///     print(beer.name)
+/// }
+/// ```
+///
+/// The options are `JSONDecoder`'s (``keyDecodingStrategy``,
+/// ``dateDecodingStrategy``, ``dataDecodingStrategy``,
+/// ``nonConformingFloatDecodingStrategy``, ``userInfo``), plus
+/// ``allowsComments`` and the limits that bound what one input may cost:
+/// ``maxDepth``, ``maxNumberLength``, ``maxStringLength`` and
+/// ``maxElementBytes``. Options are copied when `decode` is called or a
+/// stream is created (`elements(of:…)`, ``JSONElementFeed``): changing them
+/// later does not affect a stream that already exists.
+///
+/// Every problem is thrown as a `DecodingError` that says where: invalid JSON
+/// and broken limits as `.dataCorrupted` with a ``JSONSyntaxError`` (line,
+/// column, byte) as its `underlyingError`; wrong types, missing keys and
+/// nulls as Foundation's `.typeMismatch`, `.keyNotFound` and
+/// `.valueNotFound`, with the value's line and column in the debug
+/// description. Files that cannot be read throw `CocoaError` or
+/// `POSIXError`, as Foundation does.
 ///
 /// Like `JSONDecoder`, one instance may be shared between threads: its options
 /// are guarded by a lock and copied when a decode starts.
@@ -15,6 +41,9 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     private let lock = NSLock()
     private var _options = _DecodingOptions()
 
+    /// Creates a decoder with Foundation's default strategies, comments not
+    /// allowed, and the default limits (``maxDepth`` 512, ``maxNumberLength``
+    /// 1 000, ``maxStringLength`` 64 MiB, no ``maxElementBytes``).
     public init() {}
 
     private func withLock<R>(_ body: (inout _DecodingOptions) -> R) -> R {
@@ -27,36 +56,57 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     var options: _DecodingOptions { withLock { $0 } }
 
     /// How object keys are matched to coding keys. Default `.useDefaultKeys`.
+    ///
+    /// ```swift
+    /// decoder.keyDecodingStrategy = .convertFromSnakeCase   // "brewery_name" → breweryName
+    /// ```
     public var keyDecodingStrategy: KeyDecodingStrategy {
         get { withLock { $0.keyDecodingStrategy } }
         set { withLock { $0.keyDecodingStrategy = newValue } }
     }
 
-    /// How dates are read. Default `.deferredToDate`.
+    /// How dates are read. Default `.deferredToDate` (seconds since 2001, as
+    /// a number, as Foundation's default).
+    ///
+    /// ```swift
+    /// decoder.dateDecodingStrategy = .iso8601               // "2017-11-13T14:30:15.5Z"
+    /// ```
     public var dateDecodingStrategy: DateDecodingStrategy {
         get { withLock { $0.dateDecodingStrategy } }
         set { withLock { $0.dateDecodingStrategy = newValue } }
     }
 
-    /// How `Data` is read. Default `.base64`.
+    /// How `Data` is read. Default `.base64`, as in Foundation.
     public var dataDecodingStrategy: DataDecodingStrategy {
         get { withLock { $0.dataDecodingStrategy } }
         set { withLock { $0.dataDecodingStrategy = newValue } }
     }
 
     /// How `"NaN"`-style strings are read as floats. Default `.throw`.
+    ///
+    /// ```swift
+    /// decoder.nonConformingFloatDecodingStrategy =
+    ///     .convertFromString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    /// ```
     public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
         get { withLock { $0.nonConformingFloatDecodingStrategy } }
         set { withLock { $0.nonConformingFloatDecodingStrategy = newValue } }
     }
 
     /// Values handed to every `Decoder` as `userInfo`.
+    ///
+    /// The values must be `Sendable`, because the decoder may be shared
+    /// between threads; a `Decoder` sees them as `[CodingUserInfoKey: Any]`.
     public var userInfo: [CodingUserInfoKey: any Sendable] {
         get { withLock { $0.userInfo } }
         set { withLock { $0.userInfo = newValue } }
     }
 
     /// Accept `/* */` and `//` comments. Default `false`.
+    ///
+    /// With `false`, a comment is a syntax error, as in standard JSON. This
+    /// is the only relaxation on offer: trailing commas, single quotes and
+    /// the rest of JSON5 are always rejected.
     public var allowsComments: Bool {
         get { withLock { $0.limits.allowsComments } }
         set { withLock { $0.limits.allowsComments = newValue } }
@@ -64,18 +114,32 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
 
     /// Deepest nesting of arrays and objects accepted, counted from the root.
     /// Default 512 (Foundation's). yajl has no limit of its own.
+    ///
+    /// The bracket that opens one level too many is a syntax error:
+    /// `.dataCorrupted` with a ``JSONSyntaxError`` such as
+    /// `Nesting deeper than 512 levels (maxDepth) at line 1, column 513 (byte 512)`.
+    /// The depth counts from the document's root, not from the streamed
+    /// element: an element of the root array starts at depth 2. Values below
+    /// 1 are stored as 1.
     public var maxDepth: Int {
         get { withLock { $0.limits.maxDepth } }
         set { withLock { $0.limits.maxDepth = max(1, newValue) } }
     }
 
     /// Longest number literal accepted, in characters. Default 1 000.
+    ///
+    /// A longer literal is a syntax error (`Number literal longer than 1000
+    /// characters`). It bounds the cost of converting digits: no `Decodable`
+    /// number type needs more. Values below 1 are stored as 1.
     public var maxNumberLength: Int {
         get { withLock { $0.limits.maxNumberLength } }
         set { withLock { $0.limits.maxNumberLength = max(1, newValue) } }
     }
 
     /// Longest string or key accepted, in bytes after unescaping. Default 64 MiB.
+    ///
+    /// A longer string is a syntax error (`String longer than 67108864 bytes`).
+    /// Negative values are stored as 0.
     public var maxStringLength: Int {
         get { withLock { $0.limits.maxStringLength } }
         set { withLock { $0.limits.maxStringLength = max(0, newValue) } }
@@ -90,6 +154,23 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// Largest single streamed element accepted, in bytes of input; `nil`
     /// (the default) for no limit. A larger element is rejected as soon as it
     /// passes the limit instead of being buffered.
+    ///
+    /// The rest of the element is parsed (so it must still be valid JSON) but
+    /// not recorded, and decoding it throws `.dataCorrupted` with a
+    /// ``JSONSyntaxError`` (`Element larger than 1000 bytes (maxElementBytes)`)
+    /// positioned at the element's start. That error belongs to the element,
+    /// not to the stream: the next call to `next()` returns the element after
+    /// it. In the same way, an object member over the limit in an
+    /// `.objectValues` stream is skipped, its key first in the error's coding
+    /// path.
+    ///
+    /// `decode(_:from:)` applies the limit too, to each element of a root
+    /// array and to a root that is not an array, but reports an oversized
+    /// value as a `typeMismatch` ("found an element over maxElementBytes").
+    ///
+    /// ```swift
+    /// decoder.maxElementBytes = 1 << 20      // no element over 1 MiB
+    /// ```
     public var maxElementBytes: Int? {
         get { withLock { $0.limits.maxElementBytes == 0 ? nil : $0.limits.maxElementBytes } }
         set { withLock { $0.limits.maxElementBytes = max(0, newValue ?? 0) } }
@@ -102,17 +183,42 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// When the root is an array and `T` reads it through
     /// `decoder.unkeyedContainer()` (as `Array` does), the elements are parsed
     /// on demand, one chunk at a time. The document is validated to its end.
+    ///
+    /// ```swift
+    /// let beers = try decoder.decode([Beer].self, from: data)
+    /// ```
+    ///
+    /// A custom root type can walk a root array through that incremental
+    /// container and keep only what it needs (see <doc:StreamingHugeArrays>).
+    /// Elements it leaves unread are parsed and skipped; trailing garbage is
+    /// still an error.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: One JSON document (an optional UTF-8 BOM is skipped).
+    /// - Throws: `DecodingError`; see <doc:MigratingFromJSONDecoder> for each case.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try _decodeDocument(type, source: _DataSource(data), size: data.count)
     }
 
     /// Decodes a value from a file, read in 64 KiB chunks.
+    ///
+    /// The file is read with `read(2)` into one reused buffer, never mapped
+    /// or loaded whole; a root array decoded as `[T]` still ends up in
+    /// memory, as the array it returns.
+    ///
+    /// - Throws: `CocoaError` when the file cannot be opened (`.fileReadNoSuchFile`,
+    ///   `.fileReadNoPermission`…) or the URL is not a file URL; `POSIXError`
+    ///   when reading fails; otherwise `DecodingError`.
     public func decode<T: Decodable>(_ type: T.Type, contentsOf url: URL) throws -> T {
         let source = try _FileDescriptorSource(url: url)
         return try _decodeDocument(type, source: source, size: source.size)
     }
 
     /// Decodes a value from everything the handle delivers until its end.
+    ///
+    /// Reads the handle's file descriptor with `read(2)` from its current
+    /// offset; the handle is not closed.
     public func decode<T: Decodable>(_ type: T.Type, from handle: FileHandle) throws -> T {
         try _decodeDocument(type, source: _FileDescriptorSource(handle: handle), size: nil)
     }

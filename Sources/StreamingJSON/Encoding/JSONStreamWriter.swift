@@ -4,11 +4,13 @@ import Foundation
 /// memory: each element is encoded, written into a 256 KiB buffer, and the
 /// buffer goes out with `write(2)` when full.
 ///
-///     let writer = try JSONStreamWriter<Beer>(toFileAt: outputURL)
-///     for try await beer in decoder.elements(of: Beer.self, contentsOf: inputURL) where beer.abv > 8 {
-///         try writer.append(beer)
-///     }
-///     try writer.finish()
+/// ```swift
+/// let writer = try JSONStreamWriter<Beer>(toFileAt: outputURL)
+/// for try await beer in decoder.elements(of: Beer.self, contentsOf: inputURL) where beer.abv > 8 {
+///     try writer.append(beer)
+/// }
+/// try writer.finish()
+/// ```
 ///
 /// `.array` (and `.auto`) writes exactly what `StreamingJSONEncoder` (and,
 /// with `.sortedKeys`, Foundation's `JSONEncoder`) writes for an array of the
@@ -29,6 +31,8 @@ import Foundation
 /// A process that wants a closed pipe to throw rather than kill it must
 /// ignore `SIGPIPE` (`signal(SIGPIPE, SIG_IGN)`); the library leaves signal
 /// handling alone.
+///
+/// A writer is not thread-safe: append from one thread, or one task, at a time.
 public final class JSONStreamWriter<Element: Encodable> {
     private enum State {
         case open, finished, failed(any Error)
@@ -45,6 +49,17 @@ public final class JSONStreamWriter<Element: Encodable> {
 
     /// Writes to an open handle (a file, a pipe, standard output). The handle
     /// is not closed by the writer.
+    ///
+    /// ```swift
+    /// let writer = try JSONStreamWriter<Beer>(to: .standardOutput, format: .jsonLines)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - handle: Where the bytes go, written with `write(2)` from the
+    ///     handle's current position.
+    ///   - format: `.array` (the default; `.auto` means the same) or
+    ///     `.jsonLines`. `.objectValues` throws `EncodingError.invalidValue`.
+    ///   - encoder: The options for each element; they are copied now.
     public convenience init(to handle: FileHandle, format: JSONStreamFormat = .array,
                             encoder: StreamingJSONEncoder = StreamingJSONEncoder()) throws {
         try self.init(destination: .handle(handle), format: format, encoder: encoder)
@@ -52,6 +67,14 @@ public final class JSONStreamWriter<Element: Encodable> {
 
     /// Writes to a temporary file beside `url` that `finish()` renames to
     /// `url`, replacing any file there.
+    ///
+    /// - Parameters:
+    ///   - url: A file URL in a directory the process may write to.
+    ///   - format: `.array` (the default; `.auto` means the same) or
+    ///     `.jsonLines`. `.objectValues` throws `EncodingError.invalidValue`.
+    ///   - encoder: The options for each element; they are copied now.
+    /// - Throws: `CocoaError` when the temporary file cannot be created
+    ///   (`.fileNoSuchFile`, `.fileWriteNoPermission`…).
     public convenience init(toFileAt url: URL, format: JSONStreamFormat = .array,
                             encoder: StreamingJSONEncoder = StreamingJSONEncoder()) throws {
         try self.init(destination: _Destination.temporaryFile(beside: url), format: format, encoder: encoder)
@@ -86,6 +109,11 @@ public final class JSONStreamWriter<Element: Encodable> {
     }
 
     /// Encodes `element` and writes it after the ones before.
+    ///
+    /// - Throws: `EncodingError` when the element cannot be encoded (nothing
+    ///   of it is written and the writer stays usable); `POSIXError` when a
+    ///   write fails, and again on every later call; `EncodingError.invalidValue`
+    ///   after ``finish()``.
     public func append(_ element: Element) throws {
         if !isOpen { try checkOpen() }
         // An element that fails to encode writes nothing (the output is

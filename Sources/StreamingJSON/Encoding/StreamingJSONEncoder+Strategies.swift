@@ -4,7 +4,9 @@ extension StreamingJSONEncoder {
     /// How the output is laid out. The same options, and the same bytes, as
     /// Foundation's `JSONEncoder.OutputFormatting`.
     public struct OutputFormatting: OptionSet, Sendable {
+        /// The option bits (the same values as Foundation's).
         public let rawValue: UInt
+        /// Options from their bits; unknown bits are kept and ignored.
         public init(rawValue: UInt) { self.rawValue = rawValue }
 
         /// Two-space indents, one member or element per line, `"key" : value`.
@@ -18,6 +20,8 @@ extension StreamingJSONEncoder {
     }
 
     /// How coding keys become JSON object keys.
+    ///
+    /// The same cases as `JSONEncoder.KeyEncodingStrategy`.
     public enum KeyEncodingStrategy: Sendable {
         /// Keys are written as they are.
         case useDefaultKeys
@@ -31,6 +35,8 @@ extension StreamingJSONEncoder {
     }
 
     /// How `Date` values are written.
+    ///
+    /// The same cases as `JSONEncoder.DateEncodingStrategy`.
     public enum DateEncodingStrategy: Sendable {
         /// `Date`'s own `Encodable`: seconds since 2001-01-01 as a number.
         case deferredToDate
@@ -49,10 +55,12 @@ extension StreamingJSONEncoder {
     }
 
     /// How `Data` values are written.
+    ///
+    /// The same cases as `JSONEncoder.DataEncodingStrategy`.
     public enum DataEncodingStrategy: Sendable {
         /// `Data`'s own `Encodable`: an array of byte values.
         case deferredToData
-        /// A Base64 string.
+        /// A Base64 string (the default).
         case base64
         /// The closure encodes the data into the encoder it is given; if it
         /// encodes nothing, an empty object is written.
@@ -64,6 +72,11 @@ extension StreamingJSONEncoder {
         /// NaN and the infinities throw `EncodingError.invalidValue`.
         case `throw`
         /// They are written as these strings.
+        ///
+        /// ```swift
+        /// encoder.nonConformingFloatEncodingStrategy =
+        ///     .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        /// ```
         case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 }

@@ -3,10 +3,12 @@ import Foundation
 /// Encodes `Encodable` values as JSON with the options and, with
 /// `.sortedKeys`, the exact bytes of Foundation's `JSONEncoder`.
 ///
-///     let encoder = StreamingJSONEncoder()
-///     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-///     encoder.dateEncodingStrategy = .iso8601
-///     let data = try encoder.encode(beer)
+/// ```swift
+/// let encoder = StreamingJSONEncoder()
+/// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+/// encoder.dateEncodingStrategy = .iso8601
+/// let data = try encoder.encode(beer)
+/// ```
 ///
 /// For output too large to build in memory, write it element by element with
 /// ``JSONStreamWriter``, or straight to a file with ``encode(_:to:)``.
@@ -17,6 +19,8 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
     private let lock = NSLock()
     private var _options = _EncodingOptions()
 
+    /// Creates an encoder with Foundation's defaults: compact output,
+    /// `.deferredToDate`, `.base64` data, `.throw` for non-finite floats.
     public init() {}
 
     private func withLock<R>(_ body: (inout _EncodingOptions) -> R) -> R {
@@ -29,6 +33,10 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
     var options: _EncodingOptions { withLock { $0 } }
 
     /// Layout of the output. Default: compact, keys in encoding order.
+    ///
+    /// ```swift
+    /// encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    /// ```
     public var outputFormatting: OutputFormatting {
         get { withLock { $0.outputFormatting } }
         set { withLock { $0.outputFormatting = newValue } }
@@ -72,6 +80,10 @@ public final class StreamingJSONEncoder: @unchecked Sendable {
     }
 
     /// Encodes a value as one JSON document.
+    ///
+    /// ```swift
+    /// let data = try StreamingJSONEncoder().encode(["name": "Oak"])   // {"name":"Oak"}
+    /// ```
     ///
     /// Throws `EncodingError.invalidValue` for NaN or an infinity under
     /// `.throw`, for a value that encodes nothing, and for nesting deeper

@@ -6,7 +6,19 @@
 /// line ends at LF. The position is the first byte that could not be accepted
 /// (end of input for truncated documents).
 ///
-///     Unexpected character 'x' at line 3, column 17 (byte 45)
+/// ```swift
+/// do {
+///     _ = try StreamingJSONDecoder().decode([Int].self, from: Data("[1,2,x]".utf8))
+/// } catch DecodingError.dataCorrupted(let context) {
+///     if let syntax = context.underlyingError as? JSONSyntaxError {
+///         print(syntax)             // Unexpected character 'x' at line 1, column 6 (byte 5)
+///         print(syntax.byteOffset)  // 5
+///     }
+/// }
+/// ```
+///
+/// The limits (``StreamingJSONDecoder/maxDepth`` and the others) are reported
+/// the same way, with a message that names the limit.
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, without the position (`Unexpected character 'x'`).
     public var message: String
@@ -17,6 +29,8 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     /// 1-based column, in bytes from the start of the line.
     public var column: Int
 
+    /// An error with this message and position (for tests and for wrapping
+    /// errors of your own in the same form).
     public init(message: String, byteOffset: Int, line: Int, column: Int) {
         self.message = message
         self.byteOffset = byteOffset
@@ -24,6 +38,8 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         self.column = column
     }
 
+    /// `message at line L, column C (byte B)`: also the `debugDescription`
+    /// of the `DecodingError` that carries this error.
     public var description: String {
         "\(message) at line \(line), column \(column) (byte \(byteOffset))"
     }

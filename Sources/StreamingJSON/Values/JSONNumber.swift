@@ -10,6 +10,15 @@ import Foundation
 ///
 /// Equality, hashing and ordering are by numeric value, as in jq:
 /// `1 == 1.0 == 1e0`, and `-0 == 0`.
+///
+/// ```swift
+/// let big = JSONNumber(text: "12345678901234567890123")!
+/// big.description        // "12345678901234567890123", as read
+/// big.double             // 1.2345678901234568e+22
+/// big.int                // nil: out of Int's range
+/// JSONNumber(0.1 + 0.2)  // 0.30000000000000004
+/// JSONNumber(text: "1.50") == 1.5   // true
+/// ```
 public struct JSONNumber: Sendable, CustomStringConvertible {
     enum Storage: Sendable {
         case literal(String)
@@ -36,6 +45,7 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
         storage = .double(value)
     }
 
+    /// An integer, kept as its decimal text (exact).
     public init(_ value: Int) {
         storage = .literal(String(value))
     }
@@ -141,23 +151,30 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
 }
 
 extension JSONNumber: Hashable, Comparable {
+    /// Equal numeric values: `1 == 1.0`, `-0 == 0`. Literals too long for a
+    /// `Double` to tell apart compare equal when their nearest doubles do,
+    /// as in jq; NaN equals nothing, itself included.
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         if case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage, a == b { return true }
         return lhs.double == rhs.double
     }
 
+    /// Hashes the numeric value, so that equal numbers hash alike.
     public func hash(into hasher: inout Hasher) {
         let value = double
         hasher.combine(value == 0 ? 0 : value)  // -0 and 0 are equal
     }
 
+    /// Orders by numeric value (through `Double`).
     public static func < (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         lhs.double < rhs.double
     }
 }
 
 extension JSONNumber: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
+    /// An integer literal, kept exact: `let n: JSONNumber = 42`.
     public init(integerLiteral value: Int) { self.init(value) }
+    /// A floating-point literal, a computed number: `let x: JSONNumber = 2.5`.
     public init(floatLiteral value: Double) { self.init(value) }
 }
 

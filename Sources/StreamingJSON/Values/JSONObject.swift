@@ -7,14 +7,25 @@
 /// `{"b":2,"a":1}`), as in jq.
 ///
 /// Lookups scan the keys while the object is small and use a dictionary once
-/// it has more than `indexThreshold` members.
+/// it has more than 16 members.
+///
+/// ```swift
+/// var object: JSONObject = ["b": 1, "a": 2]
+/// object["c"] = "three"
+/// object["b"] = nil            // removes "b"
+/// object.keys                  // ["a", "c"]
+/// for (key, value) in object { print(key, value) }
+/// ```
 public struct JSONObject: Sendable {
+    /// The keys, in order.
     public private(set) var keys: [String] = []
+    /// The values, in the order of ``keys``.
     public private(set) var values: [JSONValue] = []
     private var index: [String: Int]?
 
     static let indexThreshold = 16
 
+    /// An empty object.
     public init() {}
 
     /// An object with these members; a repeated key keeps its last value at
@@ -23,7 +34,9 @@ public struct JSONObject: Sendable {
         for (key, value) in members { self[key] = value }
     }
 
+    /// The number of members.
     public var count: Int { keys.count }
+    /// Whether the object has no members.
     public var isEmpty: Bool { keys.isEmpty }
 
     /// The position of `key`, if present.
@@ -32,6 +45,8 @@ public struct JSONObject: Sendable {
         return keys.firstIndex(of: key)
     }
 
+    /// The value of `key`, or nil. Setting a value replaces an existing
+    /// key's value in place or appends a new key; setting nil removes the key.
     public subscript(key: String) -> JSONValue? {
         get { position(of: key).map { values[$0] } }
         set {
@@ -97,12 +112,15 @@ public struct JSONObject: Sendable {
 }
 
 extension JSONObject: Sequence {
+    /// A member: its key and value.
     public typealias Element = (key: String, value: JSONValue)
 
+    /// Iterates over the members in order.
     public struct Iterator: IteratorProtocol {
         let object: JSONObject
         var position = 0
 
+        /// The next member, or nil after the last.
         public mutating func next() -> (key: String, value: JSONValue)? {
             guard position < object.keys.count else { return nil }
             defer { position += 1 }
@@ -110,11 +128,14 @@ extension JSONObject: Sequence {
         }
     }
 
+    /// An iterator over the members, in order.
     public func makeIterator() -> Iterator { Iterator(object: self) }
+    /// The number of members.
     public var underestimatedCount: Int { keys.count }
 }
 
 extension JSONObject: Hashable {
+    /// The same keys with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.keys == rhs.keys { return lhs.values == rhs.values }
@@ -139,6 +160,7 @@ extension JSONObject: Hashable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object with the literal's members, in the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements)
     }

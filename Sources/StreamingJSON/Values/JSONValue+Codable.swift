@@ -7,6 +7,14 @@ import Foundation
 // usual containers.
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value.
+    ///
+    /// From ``StreamingJSONDecoder`` the value is built straight from the
+    /// parser's tape: numbers keep their literal text and keys their order.
+    /// From other decoders it is probed as null, bool, string, number, array,
+    /// then object; a number comes back as `Int64`, `UInt64` or `Double`, and
+    /// the order of an object's keys is the decoder's (unspecified for
+    /// `JSONDecoder`).
     public init(from decoder: any Decoder) throws {
         if let tape = decoder as? _TapeDecoder, tape.value >= 0 {
             self = try Self._decode(from: tape, at: tape.value, path: tape.path)
@@ -44,6 +52,10 @@ extension JSONValue: Codable {
         self = .object(object)
     }
 
+    /// Encodes the value as it is. ``StreamingJSONEncoder`` writes numbers
+    /// with their literal text, keeps the keys' order and never converts
+    /// them with its key strategy; other encoders get the nearest `Int64`,
+    /// `UInt64` or `Double` for a number.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
@@ -68,6 +80,8 @@ extension JSONValue: Codable {
 }
 
 extension JSONNumber: Codable {
+    /// Decodes a number. From ``StreamingJSONDecoder`` its literal text is
+    /// kept exactly; other decoders yield an `Int64`, a `UInt64` or a `Double`.
     public init(from decoder: any Decoder) throws {
         if let tape = decoder as? _TapeDecoder, tape.value >= 0 {
             let token = try tape.scalar(_Kind.number, JSONNumber.self, at: tape.value, path: tape.path)
@@ -84,7 +98,8 @@ extension JSONNumber: Codable {
         }
     }
 
-    /// Other encoders get the nearest `Int64`, `UInt64` or `Double`.
+    /// Encodes the number. ``StreamingJSONEncoder`` writes the literal text
+    /// verbatim; other encoders get the nearest `Int64`, `UInt64` or `Double`.
     public func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
         if case .literal(let text) = storage {

@@ -1,10 +1,17 @@
 /// Any JSON value, as jq sees it: what `jsonstream` filters over, and a
 /// `Codable` type for JSON whose shape is not known in advance.
 ///
-///     let decoder = StreamingJSONDecoder()
-///     for try await item in decoder.elements(of: JSONValue.self, contentsOf: dumpURL) {
-///         if case .object(let object) = item, object["abv"] == 8 { … }
+/// ```swift
+/// let decoder = StreamingJSONDecoder()
+/// for try await item in decoder.elements(of: JSONValue.self, contentsOf: dumpURL) {
+///     if item["abv"] == 8, case .string(let name)? = item["name"] {
+///         print(name)
 ///     }
+/// }
+///
+/// let value: JSONValue = ["name": "Oak", "abv": 9.5, "tags": ["dark", nil]]
+/// print(value)   // {"name":"Oak","abv":9.5,"tags":["dark",null]}
+/// ```
 ///
 /// Numbers keep their literal text (``JSONNumber``) and objects their key
 /// order (``JSONObject``). Equality and hashing follow jq: numbers compare by
@@ -15,11 +22,17 @@
 /// with their literal text; other encoders get the nearest `Int64`, `UInt64`
 /// or `Double`.
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, with its literal text when it was read from input.
     case number(JSONNumber)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, its keys in document order.
     case object(JSONObject)
 }
 
@@ -61,12 +74,20 @@ extension JSONValue {
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral {
+    /// `nil` is ``null``.
     public init(nilLiteral: ()) { self = .null }
+    /// `true` and `false` are ``bool(_:)``.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal is a ``number(_:)`` with its decimal text.
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    /// A floating-point literal is a computed ``number(_:)``.
     public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
+    /// A string literal is a ``string(_:)``.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal is an ``array(_:)``.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal is an ``object(_:)`` with its keys in the
+    /// literal's order; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
 }
 
