@@ -262,3 +262,75 @@ import Testing
         #expect(seen == ["a", "error", "b"])
     }
 }
+
+/// An element that fails to decode, then a syntax error in the same read:
+/// every source delivers the elements between them, in order, then the
+/// syntax error. Nothing is dropped.
+@Suite struct ErrorsInOneReadTests {
+    static let text = #"[1,"x",3,4,oops]"#
+    static let expected = ["1", "typeMismatch", "3", "4", "syntax at 11"]
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch: return "typeMismatch"
+        case DecodingError.dataCorrupted(let context):
+            if let syntax = context.underlyingError as? JSONSyntaxError { return "syntax at \(syntax.byteOffset)" }
+            return "dataCorrupted"
+        default: return "\(error)"
+        }
+    }
+
+    @Test func pulledElements() {
+        var iterator = StreamingJSONDecoder().elements(of: Int.self, from: Data(Self.text.utf8)).makeIterator()
+        var seen: [String] = []
+        while seen.count < 10 {
+            do {
+                guard let value = try iterator.next() else { break }
+                seen.append("\(value)")
+            } catch {
+                seen.append(Self.describe(error))
+                if seen.last!.hasPrefix("syntax") { break }
+            }
+        }
+        #expect(seen == Self.expected)
+        // After the syntax error the stream is over.
+        #expect((try? iterator.next()) == nil)
+    }
+
+    @Test func asyncChunks() async {
+        let chunks = AsyncStream<[UInt8]> { continuation in
+            continuation.yield(Array(Self.text.utf8))
+            continuation.finish()
+        }
+        var iterator = StreamingJSONDecoder().elements(of: Int.self, from: chunks).makeAsyncIterator()
+        var seen: [String] = []
+        while seen.count < 10 {
+            do {
+                guard let value = try await iterator.next() else { break }
+                seen.append("\(value)")
+            } catch {
+                seen.append(Self.describe(error))
+                if seen.last!.hasPrefix("syntax") { break }
+            }
+        }
+        #expect(seen == Self.expected)
+    }
+
+    @Test func feed() {
+        let feed = JSONElementFeed(of: Int.self)
+        var seen: [String] = []
+        func record(_ call: () throws -> [Int]) -> Bool {
+            do {
+                let values = try call()
+                seen += values.map { "\($0)" }
+                return !values.isEmpty
+            } catch {
+                seen.append(Self.describe(error))
+                return !seen.last!.hasPrefix("syntax")
+            }
+        }
+        _ = record { try feed.feed(Array(Self.text.utf8)) }
+        while seen.count < 10 && record({ try feed.finish() }) {}
+        #expect(seen == Self.expected)
+    }
+}

@@ -426,31 +426,34 @@ import Testing
         }
     }
 
-    @Test func feedReturnsTheElementsBeforeTheErrorOnTheNextCall() throws {
+    /// Elements and errors in input order: a call returns the elements before
+    /// the first error it reached, the next call throws that error, the one
+    /// after goes on.
+    @Test func feedReturnsTheElementsBeforeAnErrorThenThrowsIt() throws {
         let text = "[" + Self.items([0, 1, 2, 3, 4]) + #", {"id": "bad", "name": "x"}, "# + Self.items([6, 7, 8]) + "]"
         let feed = JSONElementFeed(of: Item.self, format: .array)
+        #expect(try feed.feed(Self.json(text)).map(\.id) == [0, 1, 2, 3, 4])
         do {
-            let got = try feed.feed(Self.json(text))
+            let got = try feed.feed([UInt8]())
             Issue.record("no error; got \(got.map(\.id))")
         } catch let DecodingError.typeMismatch(_, context) {
             #expect(context.codingPath.map(\.stringValue) == ["Index 5", "id"])
         }
-        let next = try feed.feed([UInt8]())
-        #expect(next.map(\.id) == [0, 1, 2, 3, 4, 6, 7, 8])
+        #expect(try feed.finish().map(\.id) == [6, 7, 8])
         #expect(try feed.finish().isEmpty)
 
-        // JSON Lines: the call that completed a bad element throws; the next returns
-        // the elements before it and those its own bytes complete.
+        // JSON Lines: the bytes of the call that throws are kept and parsed.
         let second = JSONElementFeed(of: Item.self, format: .jsonLines)
         let first = [Self.items([0]), Self.items([1]), #"{"id": 2}"#, #"{"id": 3, "na"#].joined(separator: "\n")
+        #expect(try second.feed(Self.json(first)).map(\.id) == [0, 1])
         do {
-            let got = try second.feed(Self.json(first))
+            let got = try second.feed(Self.json(#"me": "r3"}"# + "\n"))
             Issue.record("no error; got \(got.map(\.id))")
         } catch let DecodingError.keyNotFound(key, context) {
             #expect(key.stringValue == "name")
             #expect(context.codingPath.map(\.stringValue) == ["Index 2"])
         }
-        #expect(try second.feed(Self.json(#"me": "r3"}"# + "\n")).map(\.id) == [0, 1, 3])
+        #expect(try second.finish().map(\.id) == [3])
         #expect(try second.finish().isEmpty)
     }
 

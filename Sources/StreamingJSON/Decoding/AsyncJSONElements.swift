@@ -70,7 +70,7 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
                 do {
                     step = try container!.nextElement(T.self)
                 } catch {
-                    if container!.decoder.stream.failure != nil { container = nil }  // the stream cannot go on
+                    if container!.decoder.stream.failureThrown { container = nil }  // the stream cannot go on
                     throw error
                 }
                 switch step {

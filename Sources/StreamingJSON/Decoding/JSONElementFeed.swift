@@ -13,17 +13,20 @@ import Foundation
 /// for event in try feed.finish() { handle(event) }   // the rest, or the truncation error
 /// ```
 ///
-/// A decoding error in one element is thrown by the call that reached it; the
-/// elements decoded before it in that call are returned by the next call,
-/// and the stream goes on. After a syntax error (outside JSON Lines, which
+/// Elements and errors come in input order, and none is lost. A call
+/// returns the elements decoded before the first error it reached; that
+/// error is thrown by the next call (or by this one when it decoded nothing
+/// before it), and the call after that goes on with the next element. So
+/// after ``finish()`` throws, call it again until it returns an empty array
+/// to see the rest. After a syntax error (outside JSON Lines, which
 /// resynchronizes at the next line) every call throws it again.
 ///
 /// A feed is not thread-safe: call it from one thread, or one task, at a time.
 public final class JSONElementFeed<T: Decodable> {
     private let source = _PushSource()
     private var container: _IncrementalUnkeyedContainer
-    /// Elements decoded before an error was thrown, returned first next time.
-    private var carried: [T] = []
+    /// An error reached after some elements: thrown by the next call.
+    private var deferredError: (any Error)?
     private var finished = false
 
     /// Creates a feed for elements of `type`.
@@ -55,7 +58,9 @@ public final class JSONElementFeed<T: Decodable> {
     }
 
     /// Ends the input: returns the remaining elements, or throws when the
-    /// input is truncated or invalid at its end.
+    /// input is truncated or invalid at its end. May be called again: after
+    /// it throws an element's error, the next call returns the elements
+    /// after that one (an empty array once all is delivered).
     public func finish() throws -> [T] {
         finished = true
         source.finish()
@@ -63,15 +68,18 @@ public final class JSONElementFeed<T: Decodable> {
     }
 
     private func decodeAvailable() throws -> [T] {
-        var elements = carried
-        carried = []
+        if let error = deferredError {
+            deferredError = nil
+            throw error
+        }
+        var elements: [T] = []
         do {
             while case .element(let element) = try container.nextElement(T.self) {
                 elements.append(element)
             }
         } catch {
-            carried = elements
-            throw error
+            if elements.isEmpty { throw error }
+            deferredError = error
         }
         return elements
     }

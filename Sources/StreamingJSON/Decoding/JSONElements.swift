@@ -116,8 +116,10 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                     return nil
                 }
             } catch {
-                if container!.decoder.stream.failure != nil {
-                    // Syntax or read error: the stream cannot go on.
+                if container!.decoder.stream.failureThrown {
+                    // Syntax or read error: the stream cannot go on. (An element
+                    // that failed to decode before it does not end the stream:
+                    // the elements after it, then the failure, still come.)
                     finished = true
                     container = nil
                 }

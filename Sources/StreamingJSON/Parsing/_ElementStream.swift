@@ -49,6 +49,10 @@ final class _ElementStream {
     private(set) var isFinished = false
     /// The first syntax or system error; every later request rethrows it.
     private(set) var failure: (any Error)?
+    /// Whether `failure` has been thrown. Until then the elements queued
+    /// before it can still be read, and an error decoding one of them is
+    /// that element's, not the end of the stream.
+    private(set) var failureThrown = false
     /// In `.document` mode: the root is an array whose elements are streamed.
     private(set) var streamsRootArray = false
 
@@ -137,7 +141,7 @@ final class _ElementStream {
             if ordinal < firstOrdinal + available {
                 return .element(tokenBase + parser.elementStart(ordinal - firstOrdinal))
             }
-            if let failure { throw failure }
+            if let failure { failureThrown = true; throw failure }
             if isFinished { return .end }
             // Keep only the element just before the one asked for (or none).
             dropElements(before: keepsPreviousElement ? ordinal - 1 : ordinal)
@@ -161,7 +165,7 @@ final class _ElementStream {
     /// which validates the whole document.
     func drain() throws {
         while true {
-            if let failure { throw failure }
+            if let failure { failureThrown = true; throw failure }
             if isFinished { return }
             dropElements(before: Int.max)
             advance()

@@ -315,11 +315,13 @@ enum Collect {
         for piece in pieces {
             do { outcome.elements += try feed.feed(piece) } catch { _ = record(error) }
         }
-        // Calls after an error hand back what that call had decoded.
-        for _ in 0..<10 {
+        // finish() is called until it has nothing more: each call returns the
+        // elements before the next error, which the call after throws.
+        for _ in 0..<10_000 {
             do {
-                outcome.elements += try feed.finish()
-                break
+                let more = try feed.finish()
+                if more.isEmpty { break }
+                outcome.elements += more
             } catch {
                 if !record(error) { break }
             }
