@@ -334,3 +334,22 @@ import Testing
         #expect(seen == Self.expected)
     }
 }
+
+@Suite struct ElementSizeInWholeDocumentsTests {
+    /// decode(_:from:) reports an element over maxElementBytes as streams do:
+    /// dataCorrupted with a JSONSyntaxError at the element's first byte.
+    @Test func wholeDocumentElementOverTheLimit() throws {
+        let decoder = StreamingJSONDecoder()
+        decoder.maxElementBytes = 10
+        do {
+            _ = try decoder.decode([String].self, from: Data(#"["short", "much longer than ten bytes"]"#.utf8))
+            Issue.record("no error")
+        } catch let DecodingError.dataCorrupted(context) {
+            let syntax = try #require(context.underlyingError as? JSONSyntaxError)
+            #expect(syntax.message == "Element larger than 10 bytes (maxElementBytes)")
+            #expect(syntax.byteOffset == 10)
+            #expect(context.codingPath.map(\.stringValue) == ["Index 1"])
+        }
+        #expect(try decoder.decode([String].self, from: Data(#"["short", "ok"]"#.utf8)) == ["short", "ok"])
+    }
+}

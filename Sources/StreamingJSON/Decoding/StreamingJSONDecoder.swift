@@ -165,8 +165,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// path.
     ///
     /// `decode(_:from:)` applies the limit too, to each element of a root
-    /// array and to a root that is not an array, but reports an oversized
-    /// value as a `typeMismatch` ("found an element over maxElementBytes").
+    /// array and to a root that is not an array, with the same error.
     ///
     /// ```swift
     /// decoder.maxElementBytes = 1 << 20      // no element over 1 MiB

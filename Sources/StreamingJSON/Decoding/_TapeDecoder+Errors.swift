@@ -26,7 +26,12 @@ extension _TapeDecoder {
     }
 
     func typeMismatch(_ type: Any.Type, at index: Int, path: _CodingPathNode) -> DecodingError {
-        DecodingError.typeMismatch(type, .init(
+        // What was found is no value but an element over maxElementBytes: say so,
+        // as streams do.
+        if index >= 0, let local = stream.local(index), stream.parser.tokens[local].kind == _Kind.oversized {
+            return oversized(at: index, path: path)
+        }
+        return DecodingError.typeMismatch(type, .init(
             codingPath: path.path,
             debugDescription: withLocation("Expected to decode \(type) but found \(describeFound(at: index)) instead", index)))
     }
