@@ -145,6 +145,14 @@ typedef struct sj_parser {
     size_t maxDepth, maxNumberLength, maxStringLength;
     uint64_t maxElementBytes;        // 0: no limit
 
+    // Where the last value yajl reported ends (a scalar's last byte + 1, a
+    // container's closing bracket + 1), outside the target too: the token
+    // that follows it (after whitespace) is the one rejected by yajl's
+    // "after array element" / "after key and value" / "trailing garbage"
+    // errors, whose own offsets are unreliable (the map case subtracts the
+    // token's length, and a token that spans chunks loses it entirely).
+    uint64_t valueEnd;
+
     int error;
     uint64_t errorPosition;
     int errorKind;                   // the value found, for the target/path errors
@@ -344,18 +352,21 @@ SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
 
 static int sj_on_null(void *ctx) {
     sj_parser *p = (sj_parser *)ctx;
-    return sj_scalar(p, SJ_NULL, sj_end(p) - 4, NULL, 0);
+    p->valueEnd = sj_end(p);
+    return sj_scalar(p, SJ_NULL, p->valueEnd - 4, NULL, 0);
 }
 
 static int sj_on_boolean(void *ctx, int value) {
     sj_parser *p = (sj_parser *)ctx;
-    return value ? sj_scalar(p, SJ_TRUE, sj_end(p) - 4, NULL, 0)
-                 : sj_scalar(p, SJ_FALSE, sj_end(p) - 5, NULL, 0);
+    p->valueEnd = sj_end(p);
+    return value ? sj_scalar(p, SJ_TRUE, p->valueEnd - 4, NULL, 0)
+                 : sj_scalar(p, SJ_FALSE, p->valueEnd - 5, NULL, 0);
 }
 
 static int sj_on_number(void *ctx, const char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_end(p) - length;
+    p->valueEnd = sj_end(p);
+    uint64_t position = p->valueEnd - length;
     if (length > p->maxNumberLength) return sj_fail(p, SJ_ERROR_NUMBER_LENGTH, position);
     return sj_scalar(p, SJ_NUMBER, position, (const unsigned char *)text, length);
 }
@@ -363,6 +374,8 @@ static int sj_on_number(void *ctx, const char *text, size_t length) {
 static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     uint64_t position = sj_string_position(p, text);
+    // In the chunk: from the opening quote; otherwise position is already the end.
+    p->valueEnd = text > p->chunk && text <= p->chunk + p->chunkLength ? position + length + 2 : position;
     if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     // An empty string still gets a (non-NULL) arena reference.
     return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
@@ -464,7 +477,11 @@ static inline int sj_close(sj_parser *p) {
 
 static int sj_on_start_map(void *ctx) { return sj_open((sj_parser *)ctx, SJ_OBJECT); }
 static int sj_on_start_array(void *ctx) { return sj_open((sj_parser *)ctx, SJ_ARRAY); }
-static int sj_on_end(void *ctx) { return sj_close((sj_parser *)ctx); }
+static int sj_on_end(void *ctx) {
+    sj_parser *p = (sj_parser *)ctx;
+    p->valueEnd = sj_end(p);
+    return sj_close(p);
+}
 
 static const yajl_callbacks sj_callback_table = {
     sj_on_null, sj_on_boolean, NULL, NULL, sj_on_number, sj_on_string,
