@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation` (scripts/docs); a plugin only, linked into nothing.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Property-based tests (Tests/StreamingJSONTests/PropertyTests*.swift) only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // yajl, found through pkg-config. The shim header wraps the variadic
@@ -68,7 +70,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StreamingJSONTests",
-            dependencies: ["StreamingJSON", "JSONFilter"],
+            dependencies: [
+                "StreamingJSON", "JSONFilter",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Unit tests of JSONStreamTool and end-to-end tests of the built binary.

@@ -149,15 +149,22 @@ typedef struct sj_parser {
     size_t maxDepth, maxNumberLength, maxStringLength;
     uint64_t maxElementBytes;        // 0: no limit
 
-    // A token that goes on past the end of a chunk (tape_feed.h). scalarEnd
-    // is the end of the last string, key, number or literal yajl reported;
-    // resumeFrom the end of the last token held back. The token still open
+    // Where the last value yajl reported ends (a scalar's or key's last
+    // byte + 1, a container's closing bracket + 1), outside the target too.
+    // The token after it is the one rejected by yajl's "after array
+    // element" / "after key and value" / "trailing garbage" errors, whose
+    // own offsets are unreliable (the map case subtracts the token's length,
+    // and a token that spans chunks loses it entirely); and only a token
+    // after it can be left open at the end of a chunk.
+    uint64_t valueEnd;
+    // A token that goes on past the end of a chunk (tape_feed.h).
+    // resumeFrom is the end of the last token held back. The token still open
     // begins at pendingStart (SJ_NO_POSITION: none); pendingKind is its
     // first byte ('0' for any number); pendingState carries a string's
     // backslash or a comment's kind and star across chunks. While it is
     // longer than a chunk, its bytes wait in `held` (from heldBase), and
     // yajl gets them at once when it ends.
-    uint64_t scalarEnd, resumeFrom, pendingStart;
+    uint64_t resumeFrom, pendingStart;
     unsigned char pendingKind, pendingState, pendingStar;
     unsigned char *held;
     size_t heldCount, heldCapacity;
@@ -208,19 +215,19 @@ static inline uint64_t sj_end(sj_parser *p) {
 
 /// Absolute offset of a string's first byte (its opening quote) when yajl
 /// handed out a pointer into the chunk; otherwise the end of the token.
-/// Records where the string ends (`scalarEnd`).
+/// Records where the string ends (`valueEnd`).
 static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes, size_t length) {
     if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength) {
         uint64_t start = p->chunkBase + (uint64_t)(bytes - p->chunk);
-        p->scalarEnd = start + length + 1;
+        p->valueEnd = start + length + 1;
         return start - 1;
     }
-    return p->scalarEnd = sj_end(p);
+    return p->valueEnd = sj_end(p);
 }
 
-/// The end of the scalar yajl just lexed, recorded as `scalarEnd`.
+/// The end of the scalar yajl just lexed, recorded as `valueEnd`.
 static inline uint64_t sj_scalar_end(sj_parser *p) {
-    return p->scalarEnd = sj_end(p);
+    return p->valueEnd = sj_end(p);
 }
 
 // MARK: - Recording
@@ -502,7 +509,11 @@ static inline int sj_close(sj_parser *p) {
 
 static int sj_on_start_map(void *ctx) { return sj_open((sj_parser *)ctx, SJ_OBJECT); }
 static int sj_on_start_array(void *ctx) { return sj_open((sj_parser *)ctx, SJ_ARRAY); }
-static int sj_on_end(void *ctx) { return sj_close((sj_parser *)ctx); }
+static int sj_on_end(void *ctx) {
+    sj_parser *p = (sj_parser *)ctx;
+    p->valueEnd = sj_end(p);
+    return sj_close(p);
+}
 
 static const yajl_callbacks sj_callback_table = {
     sj_on_null, sj_on_boolean, NULL, NULL, sj_on_number, sj_on_string,

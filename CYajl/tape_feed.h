@@ -103,7 +103,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->skipping = 0;
     p->skipMember = 0;
     p->error = SJ_OK;
-    p->scalarEnd = 0;
+    p->valueEnd = 0;
     p->resumeFrom = 0;
     p->escState = 0;
     sj_forget_pending(p);
@@ -150,7 +150,7 @@ static size_t sj_pending_end(sj_parser *p, const unsigned char *bytes, size_t le
 /// Past the last scalar yajl reported (and the last token held back), only
 /// whitespace, punctuation, brackets and whole comments can be complete.
 static void sj_find_pending(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base) {
-    uint64_t from = p->scalarEnd > p->resumeFrom ? p->scalarEnd : p->resumeFrom;
+    uint64_t from = p->valueEnd > p->resumeFrom ? p->valueEnd : p->resumeFrom;
     size_t i = from > base ? (size_t)(from - base) : 0;
     p->pendingStart = SJ_NO_POSITION;
     while (i < length) {
@@ -221,7 +221,7 @@ static inline int sj_hex(unsigned char c) {
 }
 
 /// Follows the escapes in `bytes`. Returns the index of the byte that shows
-/// a surrogate escape to be unpaired (its escape began at escStart), or
+/// a surrogate escape to be unpaired (escUnit holds its code unit), or
 /// SIZE_MAX when there is none.
 static size_t sj_check_escapes(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base) {
     size_t i = 0;
@@ -296,7 +296,9 @@ static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *byt
     yajl_status status = sj_parse_checked(p, bytes, unpaired, base);
     p->escState = SJ_ESC_NONE;
     if (status != yajl_status_ok) return status;
-    sj_fail(p, SJ_ERROR_SURROGATE, p->escStart);
+    // Reported where it shows, like every syntax error: the first byte that
+    // no valid document could have there.
+    sj_fail(p, SJ_ERROR_SURROGATE, base + unpaired);
     return yajl_status_client_canceled;
 }
 

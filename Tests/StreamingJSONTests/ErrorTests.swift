@@ -70,6 +70,51 @@ import Testing
         #expect(try syntaxError("]").message == "Unexpected character ']' (expected a value)")
     }
 
+    /// Found by PropertyTests (a corrupted byte reported before itself): yajl
+    /// lexes `1e3-8` as the number `1e3` and then `-8`, and rejects `-8`; the
+    /// error pointed at the `1`, the start of the whole run of word bytes.
+    @Test func grammarErrorsPointAtTheTokenInsideARunOfWordBytes() throws {
+        let found = try syntaxError("[\t1.7976931348623157e3-8\r\n\n]")
+        #expect(found.byteOffset == 22)
+        #expect(found.message == "Unexpected character '-' (expected ',' or ']')")
+        #expect(try syntaxError("[12true]").byteOffset == 3)
+        #expect(try syntaxError("[true11]").byteOffset == 5)
+        #expect(try syntaxError("[nullfalse]").byteOffset == 5)
+        #expect(try syntaxError("[-0-1]").byteOffset == 3)
+        #expect(try syntaxError("[0.5E+3-1.5e2]").byteOffset == 7)
+        // Trailing garbage found only at the end of input (a number is finished there).
+        #expect(try syntaxError("1 23").byteOffset == 2)
+        #expect(try syntaxError("true23").byteOffset == 4)
+    }
+
+    /// Found by PropertyTests too: yajl's offset for a token rejected after an
+    /// object member's value has the token's length subtracted (and is 0 when
+    /// the token began in an earlier chunk), so the error pointed at the value
+    /// before the token (`…,"zB":66210739076358]518…}` with `]` corrupted in
+    /// said byte 274 for byte 288), and moved with the chunking (`{"a":01}`
+    /// said byte 5 whole and byte 6 in 1-byte chunks).
+    @Test func tokensRejectedAfterAMemberValue() throws {
+        #expect(try syntaxError(#"{"zB":66210739076358]518}"#).byteOffset == 20)
+        #expect(try syntaxError(#"{"a":01}"#).byteOffset == 6)
+        let number = try syntaxError(#"{"a":1 23}"#)
+        #expect(number.byteOffset == 7)
+        #expect(number.message == "Unexpected character '2' (expected ',' or '}')")
+        #expect(try syntaxError(#"{"a":1 "bcd"}"#).byteOffset == 7)
+        #expect(try syntaxError(#"{"a":"1" "bcd":2}"#).byteOffset == 9)
+        #expect(try syntaxError(#"{"a":"" 1}"#).byteOffset == 8)
+        #expect(try syntaxError(#"{"a":[] "]1"}"#).byteOffset == 8)
+        #expect(try syntaxError(#"{"a":{}  true}"#).byteOffset == 9)
+        #expect(try syntaxError(#"{"a":"x\\"[]}"#).byteOffset == 10)
+        #expect(try syntaxError("{\"a\":1\n\n :}").byteOffset == 9)
+        // The same after an array element and after the root value.
+        #expect(try syntaxError(#"[{"a":"b"} "c"]"#).byteOffset == 11)
+        #expect(try syntaxError(#"{} "x""#).byteOffset == 3)
+        // At the end of input, where yajl finishes a number.
+        let atEnd = try syntaxError(#"{"a":1 23"#)
+        #expect(atEnd.byteOffset == 7)
+        #expect(atEnd.message == "Unexpected character '2' (expected ',' or '}')")
+    }
+
     @Test func emptyInput() throws {
         for json in ["", "   ", "\n\t \r\n"] {
             let error = try syntaxError(json)

@@ -203,17 +203,19 @@ import Testing
         return nil
     }
 
+    /// Each is reported at the byte that shows the surrogate unpaired (the
+    /// first byte no valid document could have there), naming the escape.
     @Test(arguments: [
-        (#"["\uD800"]"#, 2, "\\uD800 is a high surrogate not followed by a \\u escape of a low surrogate"),
-        (#"["ab\uDBFFx"]"#, 4, "\\uDBFF is a high surrogate not followed"),
-        (#"["\uD800\u0041"]"#, 2, "\\uD800 is a high surrogate not followed"),
-        (#"["\uD800\uD800"]"#, 2, "\\uD800 is a high surrogate not followed"),
-        (#"["\uD800\\"]"#, 2, "\\uD800 is a high surrogate not followed"),
-        (#"["\uD800\n"]"#, 2, "\\uD800 is a high surrogate not followed"),
-        (#"["\uDC00"]"#, 2, "\\uDC00 is a low surrogate without a high surrogate before it"),
-        (#"["x\udfff\uD83D\uDE00"]"#, 3, "\\uDFFF is a low surrogate"),
-        (#"{"\uD834":1}"#, 2, "\\uD834 is a high surrogate"),
-        (#"[1, "ok", "\\", "\uDE00"]"#, 17, "\\uDE00 is a low surrogate"),
+        (#"["\uD800"]"#, 8, "\\uD800 is a high surrogate not followed by a \\u escape of a low surrogate"),
+        (#"["ab\uDBFFx"]"#, 10, "\\uDBFF is a high surrogate not followed"),
+        (#"["\uD800\u0041"]"#, 13, "\\uD800 is a high surrogate not followed"),
+        (#"["\uD800\uD800"]"#, 13, "\\uD800 is a high surrogate not followed"),
+        (#"["\uD800\\"]"#, 9, "\\uD800 is a high surrogate not followed"),
+        (#"["\uD800\n"]"#, 9, "\\uD800 is a high surrogate not followed"),
+        (#"["\uDC00"]"#, 7, "\\uDC00 is a low surrogate without a high surrogate before it"),
+        (#"["x\udfff\uD83D\uDE00"]"#, 8, "\\uDFFF is a low surrogate"),
+        (#"{"\uD834":1}"#, 8, "\\uD834 is a high surrogate"),
+        (#"[1, "ok", "\\", "\uDE00"]"#, 22, "\\uDE00 is a low surrogate"),
     ])
     func unpairedSurrogatesAreRejected(text: String, offset: Int, message: String) {
         for chunk in Self.chunkSizes {

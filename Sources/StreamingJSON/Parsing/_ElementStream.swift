@@ -404,7 +404,8 @@ final class _ElementStream {
         case let .invalid(message, errorPosition):
             let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
             let located = _locateSyntaxError(yajlMessage: message, at: atEnd ? base : errorPosition,
-                                             in: window, atEnd: atEnd)
+                                             in: window, atEnd: atEnd, valueEnd: parser.valueEnd,
+                                             allowsComments: limits.allowsComments)
             return decodingError(JSONSyntaxError(message: located.message,
                                                  position: position(of: located.position)))
         }

@@ -6,8 +6,14 @@
 /// leave the offset *at* the offending byte; "invalid char" and invalid UTF-8
 /// leave it just past it; parse (grammar) errors leave it past the whole
 /// token that was not allowed, so we walk back to that token's first byte.
+/// Except after a value ("after array element", "after key and value",
+/// "trailing garbage"): there the rejected token is the first one after
+/// `valueEnd`, the end of the last value yajl reported. (yajl's own offset
+/// for "after key and value" has the token's length subtracted, and is 0
+/// when the token began in an earlier chunk.)
 func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow,
-                        atEnd: Bool) -> (message: String, position: UInt64) {
+                        atEnd: Bool, valueEnd: UInt64? = nil,
+                        allowsComments: Bool = false) -> (message: String, position: UInt64) {
     let lexical = yajlMessage.hasPrefix("lexical error")
     var detail = Substring(yajlMessage)
     if let colon = detail.range(of: "error: ") { detail = detail[colon.upperBound...] }
@@ -17,12 +23,8 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
         window[position].map(_describeByte) ?? "end of input"
     }
 
-    if atEnd {
-        // yajl finishes a number (or literal) only when it sees the end.
-        if lexical { return ("Unexpected end of input", window.end) }
-        let start = _tokenStart(endingAt: window.end, in: window)
-        return ("Unexpected character \(byte(at: start)) after the end of the JSON value", start)
-    }
+    // yajl finishes a number (or literal) only when it sees the end.
+    if atEnd && lexical { return ("Unexpected end of input", window.end) }
 
     if lexical {
         let pastTheByte = detail.contains("invalid char in json text") || detail.contains("UTF8")
@@ -52,7 +54,15 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
         return (message, index)
     }
 
-    let index = _tokenStart(endingAt: min(offset, window.end), in: window)
+    let afterValue = detail.contains("after array element") || detail.contains("inside map")
+        || detail.contains("trailing garbage")
+    let index: UInt64
+    if afterValue, let valueEnd, let next = _nextTokenStart(from: valueEnd, in: window, allowsComments: allowsComments) {
+        index = next
+    } else {
+        // At the end, the rejected token is the one yajl could finish only there.
+        index = _tokenStart(endingAt: atEnd ? window.end : min(offset, window.end), in: window)
+    }
     let found = byte(at: index)
     let expectation: String
     if detail.contains("after array element") {
@@ -71,6 +81,31 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
         expectation = " (\(detail))"
     }
     return ("Unexpected character \(found)\(expectation)", index)
+}
+
+/// The first byte at or after `position` that is neither whitespace nor (when
+/// allowed) inside a comment; nil when the window does not reach that far.
+func _nextTokenStart(from position: UInt64, in window: _ByteWindow, allowsComments: Bool) -> UInt64? {
+    var index = position
+    while let byte = window[index] {
+        if _isJSONWhitespace(byte) {
+            index += 1
+        } else if allowsComments, byte == UInt8(ascii: "/"), let next = window[index + 1],
+                  next == UInt8(ascii: "*") || next == UInt8(ascii: "/") {
+            index += 2
+            if next == UInt8(ascii: "/") {
+                while let byte = window[index], byte != 0x0A { index += 1 }
+            } else {
+                while let byte = window[index], !(byte == UInt8(ascii: "*") && window[index + 1] == UInt8(ascii: "/")) {
+                    index += 1
+                }
+                index += 2
+            }
+        } else {
+            return index
+        }
+    }
+    return nil
 }
 
 /// The first byte of the token that ends just before `end`.
@@ -98,7 +133,46 @@ func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
     guard isWordByte(last) else { return end - 1 }
     var index = end - 1
     while index > window.start, let previous = window[index - 1], isWordByte(previous) { index -= 1 }
+    // A run of word bytes may hold several tokens (`12true`, `1e3-8`: yajl lexes
+    // a number, then the next token): lex it forward as yajl does and keep the
+    // last token's start.
+    while let next = _wordTokenEnd(from: index, in: window), next < end { index = next }
     return index
+}
+
+/// Where the number or literal token starting at `start` ends, lexed as yajl
+/// lexes it (the longest number; `true`, `null` and `false` by their length);
+/// nil when no such token starts there.
+func _wordTokenEnd(from start: UInt64, in window: _ByteWindow) -> UInt64? {
+    guard let first = window[start] else { return nil }
+    func isDigit(_ position: UInt64) -> Bool { window[position].map { $0 &- 0x30 <= 9 } ?? false }
+    switch first {
+    case UInt8(ascii: "t"), UInt8(ascii: "n"): return start + 4
+    case UInt8(ascii: "f"): return start + 5
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        var index = first == UInt8(ascii: "-") ? start + 1 : start
+        if window[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard isDigit(index) else { return nil }
+            while isDigit(index) { index += 1 }
+        }
+        if window[index] == UInt8(ascii: "."), isDigit(index + 1) {
+            index += 1
+            while isDigit(index) { index += 1 }
+        }
+        if let e = window[index], e | 0x20 == UInt8(ascii: "e") {
+            var digits = index + 1
+            if window[digits] == UInt8(ascii: "+") || window[digits] == UInt8(ascii: "-") { digits += 1 }
+            if isDigit(digits) {
+                index = digits
+                while isDigit(index) { index += 1 }
+            }
+        }
+        return index
+    default:
+        return nil
+    }
 }
 
 /// The bytes around a syntax error: the chunk yajl was given and up to 4 KiB

@@ -184,6 +184,10 @@ final class _TapeParser {
     }
 
     var completedElements: UInt64 { state.pointee.completedElements }
+
+    /// Where the last value yajl reported ends: the token after it (past
+    /// whitespace) is the one an "after a value" syntax error rejects.
+    var valueEnd: UInt64 { state.pointee.valueEnd }
 }
 
 /// Byte strings laid out for C (`const unsigned char *const *` and
