@@ -12,7 +12,8 @@ import Foundation
 /// A decoding error in one element is thrown by the call that reached it; the
 /// elements decoded before it in that call are returned by the next call,
 /// and the stream goes on. After a syntax error (outside JSON Lines, which
-/// resynchronizes at the next line) every call throws it again.
+/// resynchronizes at the next line) every later call throws it again, once
+/// the elements decoded before it have been returned.
 public final class JSONElementFeed<T: Decodable> {
     private let source = _PushSource()
     private var container: _IncrementalUnkeyedContainer
@@ -46,6 +47,9 @@ public final class JSONElementFeed<T: Decodable> {
     private func decodeAvailable() throws -> [T] {
         var elements = carried
         carried = []
+        // After an error that ends the stream, decoding would only throw it
+        // again and lose these: hand them out, and throw on the next call.
+        if !elements.isEmpty, container.decoder.stream.failure != nil { return elements }
         do {
             while case .element(let element) = try container.nextElement(T.self) {
                 elements.append(element)
