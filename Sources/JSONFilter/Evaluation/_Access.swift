@@ -12,7 +12,7 @@ enum _Access {
         case (.array(let array), .number(let number)):
             let value = number.double
             guard value.isFinite else { return .null }
-            var position = Int(value.rounded(.down))
+            var position = _flooredIndex(value)
             if position < 0 { position += array.count }
             return array.indices.contains(position) ? array[position] : .null
         case (.null, .string), (.null, .number), (.null, .null):
@@ -41,7 +41,7 @@ enum _Access {
             case .null: return fallback
             case .number(let number):
                 let raw = number.double
-                var position = raw.isFinite ? Int(raw.rounded(.down)) : (raw < 0 ? -count : count)
+                var position = raw.isFinite ? _flooredIndex(raw) : (raw < 0 ? -count : count)
                 if position < 0 { position += count }
                 return min(max(position, 0), count)
             default:
@@ -77,6 +77,16 @@ enum _Access {
         default: throw JSONFilterError(message: "Cannot iterate over \(_describe(container))")
         }
     }
+}
+
+/// An array index from a number: floored, and saturating at `Int`'s ends
+/// (a huge index is past every array, not a crash); NaN is `Int.min`, as
+/// jq's cast gives on x86, so it counts as a negative index.
+func _flooredIndex(_ value: Double) -> Int {
+    let floored = value.rounded(.down)
+    if floored.isNaN || floored < -0x1p63 { return .min }
+    if floored >= 0x1p63 { return .max }
+    return Int(floored)
 }
 
 /// Start positions where `needle` occurs in `array` (jq's `indices` on arrays).

@@ -47,6 +47,11 @@ enum _Arithmetic {
         case (.string(let s), .number(let n)), (.number(let n), .string(let s)):
             let extra = (n.double - 1).rounded(.towardZero)
             guard extra >= 0, extra.isFinite else { return .null }
+            if s.isEmpty { return .string("") }
+            // jq's bound (INT_MAX bytes); it also keeps the count inside Int.
+            guard (extra + 1) * Double(s.utf8.count) <= Double(Int32.max) else {
+                throw JSONFilterError(message: "Repeat string result too long")
+            }
             return .string(String(repeating: s, count: Int(extra) + 1))
         case (.object(let x), .object(let y)):
             return .object(deepMerge(x, y))

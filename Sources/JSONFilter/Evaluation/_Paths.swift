@@ -222,11 +222,13 @@ enum _Paths {
             return .object([name: try set(rest, in: .null, to: value)])
         case (.array, .number), (.null, .number):
             var array: [JSONValue] = if case .array(let a) = container { a } else { [] }
-            var position = Int(key.numberValue.rounded(.down))
+            var position = _flooredIndex(key.numberValue)
             if position < 0 {
                 position += array.count
                 guard position >= 0 else { throw JSONFilterError(message: "Out of bounds negative array index") }
             }
+            // jq's bound (INT_MAX >> 2): past it, filling the gap with nulls is refused.
+            guard position <= Int(Int32.max >> 2) else { throw JSONFilterError(message: "Array index too large") }
             while array.count <= position { array.append(.null) }
             array[position] = try set(rest, in: array[position], to: value)
             return .array(array)
@@ -270,7 +272,7 @@ enum _Paths {
             }
             return .object(object)
         case (.array(var array), .number(let number)):
-            var position = Int(number.double.rounded(.down))
+            var position = _flooredIndex(number.double)
             if position < 0 { position += array.count }
             guard array.indices.contains(position) else {
                 if position < 0 { throw JSONFilterError(message: "Out of bounds negative array index") }

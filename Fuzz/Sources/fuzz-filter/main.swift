@@ -1,0 +1,12 @@
+import FuzzChecks
+import FuzzDriver
+
+// A jq program compiled and run on a fixed document: see FilterCheck.
+runFuzzer { data, size in
+    do {
+        _ = try FilterCheck.run(bytes(data, size))
+    } catch {
+        report(error)
+    }
+    return 0
+}

@@ -1,0 +1,225 @@
+import Foundation
+import StreamingJSON
+
+/// The typed model of fuzz target `typed`: optionals, nested arrays and
+/// objects, integers of several widths, `Decimal`, dates, `Data`, URL, UUID,
+/// an enum, dictionaries with `String` and `Int` keys, and recursion.
+public struct FuzzRecord: Codable, Sendable {
+    public enum Kind: String, Codable, Sendable { case ale, lager, stout }
+
+    public struct Brewery: Codable, Sendable {
+        var name: String
+        var founded: Date?
+        var location: [Double]?
+    }
+
+    var id: Int
+    var name: String?
+    var price: Decimal?
+    var abv: Double?
+    var rating: Float?
+    var small: Int8?
+    var count: UInt64?
+    var createdAt: Date?
+    var tags: [String]?
+    var grid: [[Int?]]?
+    var flags: [String: Bool]?
+    var byIndex: [Int: String]?
+    var kind: Kind?
+    var payload: Data?
+    var website: URL?
+    var uuid: UUID?
+    var brewery: Brewery?
+    var related: [FuzzRecord]?
+}
+
+/// Fuzz target `typed`: a document decoded into `FuzzRecord` (or an array of
+/// them) by `StreamingJSONDecoder` and by Foundation's `JSONDecoder`.
+///
+/// Input: one header byte, then the document.
+///   header bits 0-1  date strategy: deferredToDate, secondsSince1970, millisecondsSince1970, iso8601
+///          bit  2    convertFromSnakeCase (and convertToSnakeCase to encode)
+///          bit  3    non-conforming floats from and to "inf", "-inf", "nan"
+///          bit  4    the root is an array of records
+///          bit  5    Data as an array of bytes (deferredToData) instead of base64
+///
+/// - On valid JSON both decoders agree: the same value, or errors of the same
+///   kind at the same coding path.
+/// - Invalid JSON is a `DecodingError` (and never a value).
+/// - `StreamingJSONEncoder` writes a decoded value exactly as `JSONEncoder`
+///   does (`.sortedKeys`), and what it writes decodes to the same value
+///   (dates only with deferredToDate: the other strategies round).
+public enum TypedModelCheck {
+    public enum Outcome {
+        case value(String)    // the value, as JSONEncoder writes it (see `canonical`)
+        case error(String)    // the error's kind and coding path
+    }
+
+    struct Strategies {
+        var date: Int
+        var snakeCase: Bool
+        var nonConforming: Bool
+        var rootArray: Bool
+        var bytes: Bool
+
+        init(_ header: UInt8) {
+            date = Int(header & 3)
+            snakeCase = header & 4 != 0
+            nonConforming = header & 8 != 0
+            rootArray = header & 16 != 0
+            bytes = header & 32 != 0
+        }
+    }
+
+    public static func run(_ input: [UInt8]) throws -> Outcome {
+        var reader = FuzzBytes(input)
+        let strategies = Strategies(reader.next())
+        let data = Data(reader.rest)
+        return strategies.rootArray
+            ? try check([FuzzRecord].self, data, strategies)
+            : try check(FuzzRecord.self, data, strategies)
+    }
+
+    private static func check<T: Codable>(_ type: T.Type, _ data: Data, _ strategies: Strategies) throws -> Outcome {
+        let ours = Result { try streamingDecoder(strategies).decode(type, from: data) }
+        let theirs = Result { try foundationDecoder(strategies).decode(type, from: data) }
+        let isValid = (try? StreamingJSONDecoder().decode(JSONValue.self, from: data)) != nil
+        let foundationValid = (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
+
+        if case .failure(let error) = ours, !(error is DecodingError) {
+            throw FuzzViolation("StreamingJSONDecoder threw a non-DecodingError: \(error)")
+        }
+        if !isValid, case .success = ours {
+            throw FuzzViolation("a typed decode accepted invalid JSON")
+        }
+        let outcome: Outcome
+        switch ours {
+        case .success(let value):
+            outcome = .value(try canonical(value))
+        case .failure(let error):
+            outcome = .error(summary(error))
+        }
+        if isValid && foundationValid {
+            switch (outcome, theirs) {
+            case (.value(let a), .success(let value)):
+                let b = try canonical(value)
+                try require(a == b, "StreamingJSONDecoder decoded \(a), JSONDecoder \(b)")
+            case (.value(let a), .failure(let error)):
+                throw FuzzViolation("StreamingJSONDecoder decoded \(a), JSONDecoder threw \(summary(error)): \(error)")
+            case (.error(let a), .success(let value)):
+                throw FuzzViolation("StreamingJSONDecoder threw \(a), JSONDecoder decoded \(try canonical(value))")
+            case (.error(let a), .failure(let error)):
+                // Foundation reports some errors (a number out of range) without
+                // a coding path; this package names the value's path.
+                let b = summary(error)
+                try require(a == b || b.hasSuffix(" at []") && a.hasPrefix(b.dropLast(6) + " at ["),
+                            "StreamingJSONDecoder threw \(a), JSONDecoder \(b)")
+            }
+        }
+        if case .success(let value) = ours {
+            try checkEncoding(value, strategies)
+        }
+        return outcome
+    }
+
+    /// `StreamingJSONEncoder` writes Foundation's bytes, and they read back.
+    private static func checkEncoding<T: Codable>(_ value: T, _ strategies: Strategies) throws {
+        let ours: Data
+        do {
+            ours = try streamingEncoder(strategies).encode(value)
+        } catch {
+            throw FuzzViolation("StreamingJSONEncoder cannot encode a decoded value: \(error)")
+        }
+        if let theirs = try? foundationEncoder(strategies).encode(value) {
+            try require(ours == theirs, "StreamingJSONEncoder wrote \(String(decoding: ours, as: UTF8.self)), "
+                            + "JSONEncoder \(String(decoding: theirs, as: UTF8.self))")
+        }
+        let reread: T
+        do {
+            reread = try streamingDecoder(strategies).decode(T.self, from: ours)
+        } catch {
+            throw FuzzViolation("what StreamingJSONEncoder wrote does not decode: \(String(decoding: ours, as: UTF8.self)): \(error)")
+        }
+        if strategies.date == 0 {
+            let before = try canonical(value), after = try canonical(reread)
+            try require(before == after, "round trip changed \(before) into \(after)")
+        }
+    }
+
+    /// A value as text that is equal exactly when the values are: every
+    /// field, with dates as their exact `timeIntervalSinceReferenceDate`.
+    static func canonical<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .deferredToDate
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// An error's kind and coding path, which both decoders must agree on.
+    static func summary(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "not a DecodingError: \(error)" }
+        let kind: String
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c): kind = "typeMismatch"; context = c
+        case .valueNotFound(_, let c): kind = "valueNotFound"; context = c
+        case .keyNotFound(let key, let c): kind = "keyNotFound(\(key.stringValue))"; context = c
+        case .dataCorrupted(let c): kind = "dataCorrupted"; context = c
+        @unknown default: return "\(error)"
+        }
+        return kind + " at [" + context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            .joined(separator: ", ") + "]"
+    }
+
+    static func streamingDecoder(_ s: Strategies) -> StreamingJSONDecoder {
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601][s.date]
+        if s.snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        if s.nonConforming {
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        decoder.dataDecodingStrategy = s.bytes ? .deferredToData : .base64
+        return decoder
+    }
+
+    static func foundationDecoder(_ s: Strategies) -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601][s.date]
+        if s.snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+        if s.nonConforming {
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        decoder.dataDecodingStrategy = s.bytes ? .deferredToData : .base64
+        return decoder
+    }
+
+    static func streamingEncoder(_ s: Strategies) -> StreamingJSONEncoder {
+        let encoder = StreamingJSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601][s.date]
+        if s.snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
+        if s.nonConforming {
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        encoder.dataEncodingStrategy = s.bytes ? .deferredToData : .base64
+        return encoder
+    }
+
+    static func foundationEncoder(_ s: Strategies) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = [.deferredToDate, .secondsSince1970, .millisecondsSince1970, .iso8601][s.date]
+        if s.snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
+        if s.nonConforming {
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        }
+        encoder.dataEncodingStrategy = s.bytes ? .deferredToData : .base64
+        return encoder
+    }
+}
