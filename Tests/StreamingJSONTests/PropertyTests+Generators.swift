@@ -233,8 +233,6 @@ enum JSONValueGen {
 /// first key's place).
 struct RandomSpelling {
     var rng: SplitMix
-    /// Whether whitespace, escapes and duplicate keys are used at all.
-    var whitespace = true, escapes = true, duplicateKeys = true
 
     init(seed: UInt64) { rng = SplitMix(seed: seed) }
 
@@ -257,7 +255,7 @@ struct RandomSpelling {
             bytes.append(UInt8(ascii: "{"))
             var first = true
             for (key, value) in object {
-                if duplicateKeys && Int.random(in: 0..<6, using: &rng) == 0 {
+                if Int.random(in: 0..<6, using: &rng) == 0 {
                     member(key, .string("decoy"), first: first, into: &bytes)
                     first = false
                 }
@@ -281,7 +279,7 @@ struct RandomSpelling {
 
     /// Nothing most of the time, otherwise one to three whitespace runs.
     mutating func space(_ bytes: inout [UInt8]) {
-        guard whitespace, Int.random(in: 0..<3, using: &rng) == 0 else { return }
+        guard Int.random(in: 0..<3, using: &rng) == 0 else { return }
         for _ in 0..<Int.random(in: 1...3, using: &rng) {
             switch Int.random(in: 0..<4, using: &rng) {
             case 0: bytes.append(0x20)
@@ -308,7 +306,7 @@ struct RandomSpelling {
             default: nil
             }
             let mustEscape = value == 0x22 || value == 0x5C || value < 0x20
-            let escape = mustEscape || (escapes && Int.random(in: 0..<4, using: &rng) == 0)
+            let escape = mustEscape || Int.random(in: 0..<4, using: &rng) == 0
             if !escape {
                 bytes += Array(String(scalar).utf8)
             } else if let short, Bool.random(using: &rng) {
@@ -593,14 +591,7 @@ struct Corruption: Sendable, CustomTestStringConvertible {
     }
 }
 
-// MARK: - Outcomes
-
-/// What a read of a stream produced: its elements, then the error that
-/// ended it (or the errors, for JSON Lines, which goes on after one).
-struct StreamOutcome {
-    var elements: [JSONValue] = []
-    var errors: [any Error] = []
-}
+// MARK: - Positions and errors
 
 /// Line and column of `offset`, counted as the package documents them
 /// (1-based; a line ends at LF; columns count bytes).

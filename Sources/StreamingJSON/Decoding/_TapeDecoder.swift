@@ -223,6 +223,11 @@ protocol _TapeDecodable {
 extension Array: _TapeDecodable where Element: Decodable {
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> Self {
         let token = try decoder.containerToken(_Kind.array, Self.self, at: index, path: path)
+        // Not through `unsafeUninitializedCapacity` when empty: for capacity 0
+        // the standard library writes the count (0 over 0) into the shared
+        // empty-array singleton, a benign race that ThreadSanitizer reports
+        // when two threads decode an empty array at once.
+        guard token.count > 0 else { return [] }
         var cursor = index + 1
         return try Array(unsafeUninitializedCapacity: token.count) { buffer, initialized in
             for position in 0..<token.count {

@@ -156,11 +156,13 @@ final class _DirectEncoding {
         let index = frames.count
         let serial = nextSerial
         nextSerial &+= 1
+        // Grow first: growSegments moves the segments of the frames on the
+        // stack, which must not include the one being pushed yet.
+        if index == segmentCapacity { growSegments() }
         var stack = frames
         stack.append(_DirectFrame(kind: kind, count: 0, spansStart: UInt32(truncatingIfNeeded: spans.count),
                                   serial: serial, keyMask: 0))
         frames = stack
-        if index == segmentCapacity { growSegments() }
         (segments + index).initialize(to: segment)
         return (index, serial)
     }
