@@ -80,6 +80,9 @@ enum {
 };
 
 #define SJ_NO_POSITION UINT64_MAX
+/// errorKind of a length error raised on a token still open (tape_feed.h):
+/// its position is the token's first byte, not the end of a whole string.
+#define SJ_KIND_OPEN_TOKEN 255
 
 #define SJ_NO_TOKEN UINT32_MAX
 #define SJ_POSITION_MASK 0x00FFFFFFFFFFFFFFull
@@ -408,9 +411,15 @@ static int sj_on_number(void *ctx, const char *text, size_t length) {
 static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     uint64_t position = sj_string_position(p, text, length);
-    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
+    // An error on a string is placed just past its closing quote, where a
+    // string that yajl unescaped or that spanned chunks has to be placed:
+    // Swift walks back to the opening quote the same way (_stringStart)
+    // however the input was split.
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));
     // An empty string still gets a (non-NULL) arena reference.
-    return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
+    if (sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length)) return 1;
+    if (p->errorPosition == position) p->errorPosition = sj_end(p);  // not an array, path not an object
+    return 0;
 }
 
 /// Whether the projection drops the member whose key is `key`: a member of
@@ -426,7 +435,7 @@ static inline int sj_projected_out(const sj_parser *p, const unsigned char *key,
 static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     uint64_t position = sj_string_position(p, text, length);
-    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));  // as for strings
     if (p->skipMember) return 1;
     if (!text) text = (const unsigned char *)"";
     if (sj_recording(p)) {

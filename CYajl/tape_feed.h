@@ -103,6 +103,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->skipping = 0;
     p->skipMember = 0;
     p->error = SJ_OK;
+    p->errorKind = 0;
     p->valueEnd = 0;
     p->resumeFrom = 0;
     p->escState = 0;
@@ -313,6 +314,7 @@ static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
         int error = p->pendingKind == '0' ? SJ_ERROR_NUMBER_LENGTH
                   : p->pendingKind == '"' ? SJ_ERROR_STRING_LENGTH : SJ_ERROR_COMMENT_LENGTH;
         sj_fail(p, error, p->pendingStart);
+        p->errorKind = SJ_KIND_OPEN_TOKEN;
         sj_forget_pending(p);
         return yajl_status_client_canceled;
     }

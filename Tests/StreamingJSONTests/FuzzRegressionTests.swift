@@ -26,6 +26,12 @@ import Testing
         "feed-elements-before-syntax-error-chunked": [
             "element 1", "element 2", "error syntax error at 5:1:6 Unexpected character 'x'"],
         "lines-truncated-value-bytewise": ["error syntax error at 4:1:5 Unexpected end of input"],
+        // .objectValues on ["a" (the decode comparison looked at the wrong error).
+        "object-values-of-an-array": ["error syntax error at 0:1:1 Expected an object at the root but found an array"],
+        // .objectValues on "asd" in 1-byte chunks: the error was at the string's end.
+        "object-values-of-a-split-string": ["error syntax error at 0:1:1 Expected an object at the root but found a string"],
+        // JSON Lines "{\ns": restarting at the error's own line reported it a second time.
+        "lines-restart-at-error-reports-it-twice": ["error syntax error at 2:2:1 Unexpected character 's'"],
     ]
 
     static let typed: [String: String] = [
@@ -39,6 +45,11 @@ import Testing
         "del-past-int-range": "[[1,2,3]]",                  // [1,2,3] | del(.[1e19])
         "setpath-past-int-range": "[] then Array index too large",
         "setpath-nan-index": "[] then Out of bounds negative array index",
+        // Nested 4 000 to 8 000 levels: a stack overflow in the parser or evaluator.
+        "nested-parentheses": "compile error: syntax error: nested deeper than 256 levels at column 129",
+        "field-chain": "compile error: syntax error: nested deeper than 256 levels at column 513",
+        "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1014",
+        "negations": "compile error: syntax error: nested deeper than 256 levels at column 257",
         // "a" * 1e300 used to trap converting the count.
         "string-repeat-past-int-range": "[] then Repeat string result too long",
     ]
@@ -106,6 +117,49 @@ import Testing
         #expect(throws: DecodingError.self) { try feed.finish() }  // and again
     }
 
+    /// An error on a string that yajl unescaped or that spanned chunks was
+    /// placed past its closing quote; an error is now at the string's opening
+    /// quote however the input is split.
+    @Test func errorsOnAStringPointAtItsOpeningQuote() throws {
+        func firstError(_ data: String, path: [String] = [], format: JSONStreamFormat, chunk: Int) -> JSONSyntaxError? {
+            let feed = JSONElementFeed(of: JSONValue.self, at: path, format: format)
+            let bytes = Array(data.utf8)
+            do {
+                for start in stride(from: 0, to: bytes.count, by: chunk) {
+                    _ = try feed.feed(bytes[start..<min(bytes.count, start + chunk)])
+                }
+                _ = try feed.finish()
+            } catch {
+                return syntaxError(of: error)
+            }
+            return nil
+        }
+        for chunk in [1, 2, 100] {
+            #expect(firstError(#"  "asd""#, format: .objectValues, chunk: chunk)?.byteOffset == 2, "chunk \(chunk)")
+            #expect(firstError(#"{"a": "x\ny"}"#, path: ["a"], format: .array, chunk: chunk)?.byteOffset == 6,
+                    "chunk \(chunk)")
+            #expect(firstError(#"{"a": {"b": "\"q\""}}"#, path: ["a", "b"], format: .array, chunk: chunk)?.byteOffset == 12,
+                    "chunk \(chunk)")
+        }
+        let decoder = StreamingJSONDecoder()
+        decoder.maxStringLength = 3
+        var iterator = decoder.elements(of: String.self, from: Data(#"["ab", "a\u00e9cd"]"#.utf8)).makeIterator()
+        #expect(try iterator.next() == "ab")
+        let error = #expect(throws: DecodingError.self) { try iterator.next() }
+        #expect(error.flatMap { syntaxError(of: $0) }?.byteOffset == 7)
+    }
+
+    /// In JSON Lines, a value broken by the first byte of a line was reported
+    /// twice: for the value, and again for the line, restarted at that byte.
+    @Test func aBrokenLineIsReportedOnce() throws {
+        var iterator = StreamingJSONDecoder().elements(of: JSONValue.self, from: Data("{\ns\n[1]\n".utf8),
+                                                       format: .jsonLines).makeIterator()
+        let error = #expect(throws: DecodingError.self) { try iterator.next() }
+        #expect(error.flatMap { syntaxError(of: $0) }.map { [$0.line, $0.column] } == [2, 1])
+        #expect(try iterator.next() == [1])
+        #expect(try iterator.next() == nil)
+    }
+
     /// Indices and counts past Int's range trapped converting the double.
     @Test(arguments: [
         (".[1e19]", "[1,2,3]", "null"),
@@ -132,4 +186,72 @@ import Testing
         let error = #expect(throws: JSONFilterError.self) { try JSONFilter(source).apply(to: [1, 2]) }
         #expect(error?.message == message)
     }
+}
+
+/// Programs nested thousands of levels deep overflowed the stack of the
+/// recursive parser and evaluator (found by fuzz target filter); past
+/// `_Parser.maxNesting` they are now a compile error, and the deepest
+/// accepted ones run on a smaller stack than a main thread's.
+@Suite struct FilterNestingTests {
+    static let shapes: [(name: String, make: @Sendable (Int) -> String)] = [
+        ("parentheses", { String(repeating: "(", count: $0) + "." + String(repeating: ")", count: $0) }),
+        ("arrays", { String(repeating: "[", count: $0) + "." + String(repeating: "]", count: $0) }),
+        ("negations", { String(repeating: "-", count: $0) + "1" }),
+        ("field chain", { String(repeating: ".a", count: $0) }),
+        ("pipes", { Array(repeating: "[.]", count: $0).joined(separator: "|") }),
+        ("commas", { Array(repeating: "1", count: $0).joined(separator: ",") }),
+        ("sums", { Array(repeating: "1", count: $0).joined(separator: "+") }),
+        ("alternatives", { Array(repeating: "null", count: $0).joined(separator: " // ") }),
+        ("tries", { String(repeating: "try ", count: $0) + "." }),
+        ("interpolations", { String(repeating: #""\("#, count: $0) + "1" + String(repeating: #")""#, count: $0) }),
+    ]
+
+    @Test(arguments: shapes.map(\.name))
+    func tooDeepIsACompileError(_ name: String) throws {
+        let make = Self.shapes.first { $0.name == name }!.make
+        let error = #expect(throws: JSONFilterError.self) { try JSONFilter(make(5_000)) }
+        #expect(error?.isCompileError == true)
+        #expect(error?.message.contains("nested deeper than \(_Parser.maxNesting) levels") == true, "\(String(describing: error))")
+    }
+
+    /// The deepest program of each shape that compiles is compiled, run and
+    /// released on a thread with a 4 MiB stack, in a debug build (whose
+    /// evaluator frames are several times a release build's).
+    @Test(arguments: shapes.map(\.name))
+    func deepestAcceptedRunsOnASmallStack(_ name: String) async throws {
+        let make = Self.shapes.first { $0.name == name }!.make
+        let (depth, outputs) = try await offThePool {
+            try onThread(stackSize: 4 << 20) {
+                var depth = 1
+                while (try? JSONFilter(make(depth * 2))) != nil { depth *= 2 }
+                var high = depth * 2
+                while high - depth > 1 {  // the deepest that compiles, by bisection
+                    let middle = (depth + high) / 2
+                    if (try? JSONFilter(make(middle))) != nil { depth = middle } else { high = middle }
+                }
+                return (depth, try JSONFilter(make(depth)).apply(to: ["a": nil]).count)
+            }
+        }
+        #expect(depth > 100)
+        #expect(outputs >= 1)
+    }
+}
+
+/// Runs `body` on a new thread with the given stack size and waits for it.
+private func onThread<T>(stackSize: Int, _ body: @escaping @Sendable () throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<T>()
+    let thread = Thread {
+        box.result = Result { try body() }
+        done.signal()
+    }
+    thread.stackSize = stackSize
+    thread.start()
+    done.wait()
+    return try box.result!.get()
+}
+
+/// The thread's result; the semaphore orders the write before the read.
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, any Error>?
 }

@@ -16,8 +16,20 @@ struct _Parser {
     /// Variables visible at the current point: the arguments plus enclosing `as` bindings.
     private var scope: Set<String>
 
-    static func parse(_ source: String, variables: Set<String> = [], columnOffset: Int = 0) throws -> _Filter {
+    /// How deep the tree being built is at the current point (an upper
+    /// bound): see `deeper()`.
+    private var nesting = 0
+
+    /// The parser, and every walk of the finished tree after it (evaluation,
+    /// demand analysis, its release), recurses about once per level, so a
+    /// program nested deeper than this is a compile error, not a stack
+    /// overflow. Hand-written programs stay far below it.
+    static let maxNesting = 256
+
+    static func parse(_ source: String, variables: Set<String> = [], columnOffset: Int = 0,
+                      nesting: Int = 0) throws -> _Filter {
         var parser = _Parser(tokens: try _Lexer.tokens(of: source, columnOffset: columnOffset), scope: variables)
+        parser.nesting = nesting
         if parser.peek.kind == .end { return .identity }
         let filter = try parser.pipe()
         guard parser.peek.kind == .end else { throw parser.unexpected() }
@@ -43,6 +55,14 @@ struct _Parser {
     }
 
     private var peek: _Token { tokens[position] }
+
+    /// One level deeper; callers restore `nesting` when they return.
+    private mutating func deeper() throws {
+        nesting += 1
+        guard nesting <= Self.maxNesting else {
+            throw JSONFilterError(message: "syntax error: nested deeper than \(Self.maxNesting) levels", column: peek.column)
+        }
+    }
 
     private mutating func advance() -> _Token {
         defer { if position < tokens.count - 1 { position += 1 } }
@@ -81,6 +101,9 @@ struct _Parser {
     // MARK: Operators, loosest first
 
     private mutating func pipe(allowsComma: Bool = true) throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
+        try deeper()
         let left = allowsComma ? try comma() : try alternative()
         if isSymbol("|") {
             _ = advance()
@@ -90,36 +113,48 @@ struct _Parser {
     }
 
     private mutating func comma() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
         var left = try alternative()
         while isSymbol(",") {
             _ = advance()
+            try deeper()
             left = .comma(left, try alternative())
         }
         return left
     }
 
     private mutating func alternative() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
         let left = try or()
         if isSymbol("//") {
             _ = advance()
+            try deeper()
             return .alternative(left, try alternative())
         }
         return left
     }
 
     private mutating func or() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
         var left = try and()
         while isKeyword("or") {
             _ = advance()
+            try deeper()
             left = .or(left, try and())
         }
         return left
     }
 
     private mutating func and() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
         var left = try comparison()
         while isKeyword("and") {
             _ = advance()
+            try deeper()
             left = .and(left, try comparison())
         }
         return left
@@ -139,18 +174,24 @@ struct _Parser {
     }
 
     private mutating func additive() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
         var left = try multiplicative()
         while case .symbol(let s) = peek.kind, s == "+" || s == "-" {
             _ = advance()
+            try deeper()
             left = .arithmetic(_ArithmeticOperator(rawValue: s)!, left, try multiplicative())
         }
         return left
     }
 
     private mutating func multiplicative() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
         var left = try unary()
         while case .symbol(let s) = peek.kind, s == "*" || s == "/" || s == "%" {
             _ = advance()
+            try deeper()
             left = .arithmetic(_ArithmeticOperator(rawValue: s)!, left, try unary())
         }
         return left
@@ -159,6 +200,9 @@ struct _Parser {
     private mutating func unary() throws -> _Filter {
         if isSymbol("-") {
             _ = advance()
+            let outer = nesting
+            defer { nesting = outer }
+            try deeper()
             return .negate(try unary())
         }
         return try postfix()
@@ -168,11 +212,15 @@ struct _Parser {
 
     /// A term with its suffixes, and `term as $x | body`.
     private mutating func postfix() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
+        try deeper()  // a term (`try try …` recurses through here)
         var term = try primary()
         while true {
             switch peek.kind {
             case .field(let name):
                 _ = advance()
+                try deeper()  // each suffix wraps the term one level deeper
                 term = .index(term, .literal(.string(name)))
             case .symbol("."):
                 // `."name"` or `.[…]` after a term.
@@ -180,17 +228,21 @@ struct _Parser {
                 if case .string(let pieces) = next {
                     _ = advance()
                     let column = advance().column
+                    try deeper()
                     term = .index(term, try stringFilter(pieces, column: column, format: nil))
                 } else if next == .symbol("[") {
                     _ = advance()
+                    try deeper()
                     term = try bracketSuffix(term)
                 } else {
                     return term
                 }
             case .symbol("["):
+                try deeper()
                 term = try bracketSuffix(term)
             case .symbol("?"):
                 _ = advance()
+                try deeper()
                 term = .optional(term)
             case .identifier("as"):
                 _ = advance()
@@ -375,16 +427,22 @@ struct _Parser {
 
     /// A postfix term without `as` (the source of `reduce`).
     private mutating func postfixTerm() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
+        try deeper()
         var term = try primary()
         while true {
             switch peek.kind {
             case .field(let name):
                 _ = advance()
+                try deeper()  // each suffix wraps the term one level deeper
                 term = .index(term, .literal(.string(name)))
             case .symbol("["):
+                try deeper()
                 term = try bracketSuffix(term)
             case .symbol("?"):
                 _ = advance()
+                try deeper()
                 term = .optional(term)
             default:
                 return term
@@ -468,7 +526,8 @@ struct _Parser {
             switch piece {
             case .text(let text): parts.append(.text(text))
             case .interpolation(let source, let column):
-                parts.append(.filter(try _Parser.parse(source, variables: scope, columnOffset: column - 1)))
+                parts.append(.filter(try _Parser.parse(source, variables: scope, columnOffset: column - 1,
+                                                       nesting: nesting)))
             }
         }
         if parts.count == 1, case .text(let text) = parts[0] { return .literal(.string(text)) }

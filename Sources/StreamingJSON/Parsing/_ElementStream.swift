@@ -122,6 +122,9 @@ final class _ElementStream {
     private(set) var pendingErrorsThrown = 0
     /// JSON Lines after a syntax error: skip input up to the next line break.
     private var skipsToNextLine = false
+    /// JSON Lines: where the parser last restarted at an error's own line
+    /// (the line might hold a good value).
+    private var restartedAt: UInt64?
     /// The last read found no input available (pushed sources only).
     private var needsInput = false
     /// The current yajl handle was given something besides whitespace (JSON
@@ -324,7 +327,12 @@ final class _ElementStream {
             // restart right there; otherwise restart after the error's line.
             let errorOffset = UInt64(syntax.byteOffset)
             let valueStart = parser.elementInProgressStart
-            pendingErrors.append((Int(parser.completedElements), error))
+            // Restarted at the previous error and failed on that very byte: it
+            // is the same error, reported once; the line is skipped below.
+            if restartedAt != errorOffset {
+                pendingErrors.append((Int(parser.completedElements), error))
+            }
+            restartedAt = nil
             recent = _RecentBytes()
             parser.restart()
             handleSawContent = false
@@ -335,6 +343,7 @@ final class _ElementStream {
                     && chunk[(Int(lineStart) - Int(base))..<errorIndex].allSatisfy(_isJSONWhitespace))
             if let valueStart, valueStart < lineStart, firstOnLine {
                 start = errorIndex
+                restartedAt = errorOffset
             } else {
                 skipsToNextLine = true
                 start = max(0, min(errorIndex, chunk.count))
@@ -399,6 +408,14 @@ final class _ElementStream {
         case .ok:
             preconditionFailure("not an error")
         case let .stopped(code, offset, kind):
+            var offset = offset
+            // tape.h places an error on a string just past its closing quote
+            // (tape_feed.h one on a string still open at its opening quote).
+            if Int(code) == SJ_ERROR_STRING_LENGTH && Int(kind) != SJ_KIND_OPEN_TOKEN
+                || (Int(code) == SJ_ERROR_NOT_ARRAY || Int(code) == SJ_ERROR_PATH_NOT_OBJECT) && Int(kind) == SJ_STRING {
+                let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
+                offset = _stringStart(endingAt: offset, in: window) ?? offset
+            }
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
         case let .invalid(message, errorPosition):
