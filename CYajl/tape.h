@@ -148,6 +148,16 @@ typedef struct sj_parser {
     int error;
     uint64_t errorPosition;
     int errorKind;                   // the value found, for the target/path errors
+
+    // Just past the last token handed to a callback (or where a restarted
+    // handle began): a token boundary, from which Swift lexes forward to the
+    // token yajl rejects (yajl's own offset for it is sometimes its end,
+    // sometimes its end less its length, and clamped to the chunk). After a
+    // key or a value inside a container (boundarySeparated), a ',' or ':' may
+    // have been accepted before the rejected token.
+    uint64_t boundary;
+    int boundarySeparated;
+    int restarted;
 } sj_parser;
 
 // MARK: - Growth (slow paths)
@@ -175,6 +185,13 @@ static int sj_grow(void **buffer, size_t *capacity, size_t needed, size_t itemSi
 /// Absolute offset of the end of the token yajl just lexed.
 static inline uint64_t sj_end(sj_parser *p) {
     return p->chunkBase + (uint64_t)yajl_get_bytes_consumed(p->yajl);
+}
+
+/// Absolute offset just past a string (its closing quote).
+static inline uint64_t sj_string_end(sj_parser *p, const unsigned char *bytes, size_t length) {
+    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength)
+        return p->chunkBase + (uint64_t)(bytes - p->chunk) + length + 1;
+    return sj_end(p);
 }
 
 /// Absolute offset of a string's first byte (its opening quote) when yajl
@@ -344,18 +361,24 @@ SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
 
 static int sj_on_null(void *ctx) {
     sj_parser *p = (sj_parser *)ctx;
-    return sj_scalar(p, SJ_NULL, sj_end(p) - 4, NULL, 0);
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
+    return sj_scalar(p, SJ_NULL, p->boundary - 4, NULL, 0);
 }
 
 static int sj_on_boolean(void *ctx, int value) {
     sj_parser *p = (sj_parser *)ctx;
-    return value ? sj_scalar(p, SJ_TRUE, sj_end(p) - 4, NULL, 0)
-                 : sj_scalar(p, SJ_FALSE, sj_end(p) - 5, NULL, 0);
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
+    return value ? sj_scalar(p, SJ_TRUE, p->boundary - 4, NULL, 0)
+                 : sj_scalar(p, SJ_FALSE, p->boundary - 5, NULL, 0);
 }
 
 static int sj_on_number(void *ctx, const char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_end(p) - length;
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
+    uint64_t position = p->boundary - length;
     if (length > p->maxNumberLength) return sj_fail(p, SJ_ERROR_NUMBER_LENGTH, position);
     return sj_scalar(p, SJ_NUMBER, position, (const unsigned char *)text, length);
 }
@@ -363,6 +386,8 @@ static int sj_on_number(void *ctx, const char *text, size_t length) {
 static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     uint64_t position = sj_string_position(p, text);
+    p->boundary = sj_string_end(p, text, length);
+    p->boundarySeparated = p->depth > 0;
     // An error on a string is placed just past its closing quote, where a
     // string that yajl unescaped or that spanned chunks has to be placed:
     // Swift walks back to the opening quote the same way (_stringStart)
@@ -387,6 +412,8 @@ static inline int sj_projected_out(const sj_parser *p, const unsigned char *key,
 static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     uint64_t position = sj_string_position(p, text);
+    p->boundary = sj_string_end(p, text, length);
+    p->boundarySeparated = 1;
     if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));  // as for strings
     if (p->skipMember) return 1;
     if (!text) text = (const unsigned char *)"";
@@ -406,6 +433,8 @@ static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
 
 static inline int sj_open(sj_parser *p, uint8_t kind) {
     uint64_t position = sj_end(p) - 1;
+    p->boundary = position + 1;
+    p->boundarySeparated = 0;
     if (p->depth >= p->maxDepth) return sj_fail(p, SJ_ERROR_DEPTH, position);
     if (p->skipMember) {
         if (p->depth == p->frameCapacity &&
@@ -443,6 +472,8 @@ static inline int sj_open(sj_parser *p, uint8_t kind) {
 
 static inline int sj_close(sj_parser *p) {
     sj_frame frame = p->frames[--p->depth];
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
     if (p->skipMember) {
         if (p->depth == p->memberDepth) p->skipMember = 0;
         return 1;
@@ -527,6 +558,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->skipping = 0;
     p->skipMember = 0;
     p->error = SJ_OK;
+    p->restarted = 1;
 }
 
 /// Parses one chunk that starts at absolute offset `base`.
@@ -535,6 +567,11 @@ static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *byt
     p->chunk = bytes;
     p->chunkLength = length;
     p->chunkBase = base;
+    if (p->restarted) {  // the new handle begins here
+        p->boundary = base;
+        p->boundarySeparated = 0;
+        p->restarted = 0;
+    }
     yajl_status status = yajl_parse(p->yajl, bytes, length);
     p->chunk = NULL;
     p->chunkLength = 0;

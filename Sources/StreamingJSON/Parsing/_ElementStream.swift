@@ -121,6 +121,11 @@ final class _ElementStream {
     /// JSON Lines: where the parser last restarted at an error's own line
     /// (the line might hold a good value).
     private var restartedAt: UInt64?
+    /// JSON Lines: the first byte other than whitespace on the line the
+    /// chunks so far end in (nil while it is blank), so that whether an
+    /// error is the first thing on its line does not depend on where the
+    /// chunks end.
+    private var lineContentStart: UInt64?
     /// The last read found no input available (pushed sources only).
     private var needsInput = false
     /// The current yajl handle was given something besides whitespace (JSON
@@ -274,8 +279,12 @@ final class _ElementStream {
             sawContent = true
             if parser == nil { resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
         }
-        guard parser != nil else { return }  // only whitespace so far, in `.auto`
+        guard parser != nil else {  // only whitespace so far, in `.auto`
+            recent.append(UnsafeRawBufferPointer(rebasing: chunk[skip...]), base: base + UInt64(skip))
+            return
+        }
         parseBody(chunk, from: skip, base: base)
+        if mode == .lines { noteLineContent(chunk, base: base) }
         if let failure { throw failure }
     }
 
@@ -328,21 +337,51 @@ final class _ElementStream {
                 pendingErrors.append((Int(parser.completedElements), error))
             }
             restartedAt = nil
+            let errorIndex = Int(errorOffset) - Int(base)
+            // The offending token may have begun in an earlier chunk: keep its
+            // bytes (the recent ones) for a restart at it.
+            let carried = errorIndex < 0 ? recent.bytes(from: errorOffset, to: base) : nil
             recent = _RecentBytes()
             parser.restart()
             handleSawContent = false
-            let errorIndex = Int(errorOffset) - Int(base)
             let lineStart = errorOffset - UInt64(syntax.column - 1)
-            let firstOnLine = errorIndex >= 0 && errorIndex <= chunk.count
-                && (Int(lineStart) - Int(base) >= 0
-                    && chunk[(Int(lineStart) - Int(base))..<errorIndex].allSatisfy(_isJSONWhitespace))
-            if let valueStart, valueStart < lineStart, firstOnLine {
-                start = errorIndex
+            let firstOnLine: Bool
+            if lineStart < base, let content = lineContentStart {
+                // The line began in an earlier chunk, with content there. (The
+                // offending token may have begun there too: it holds no line break.)
+                firstOnLine = content == errorOffset
+            } else {
+                let from = max(0, Int(lineStart) - Int(base))
+                firstOnLine = errorIndex >= from && errorIndex <= chunk.count
+                    && chunk[from..<errorIndex].allSatisfy(_isJSONWhitespace)
+            }
+            if let valueStart, valueStart < lineStart, firstOnLine, errorIndex >= 0 || carried != nil {
                 restartedAt = errorOffset
+                guard let carried else {
+                    start = errorIndex
+                    continue
+                }
+                // Parse the token's first bytes again, then the rest of this chunk.
+                var bytes = carried
+                bytes.append(contentsOf: chunk)
+                bytes.withUnsafeBytes { parseBody($0, from: 0, base: errorOffset) }
+                return
             } else {
                 skipsToNextLine = true
                 start = max(0, min(errorIndex, chunk.count))
             }
+        }
+    }
+
+    /// Updates `lineContentStart` after a chunk.
+    private func noteLineContent(_ chunk: UnsafeRawBufferPointer, base: UInt64) {
+        var from = 0
+        if let newline = chunk.lastIndex(of: 0x0A) {
+            from = newline + 1
+            lineContentStart = nil
+        }
+        if lineContentStart == nil, let first = chunk[from...].firstIndex(where: { !_isJSONWhitespace($0) }) {
+            lineContentStart = base + UInt64(first)
         }
     }
 
@@ -351,7 +390,7 @@ final class _ElementStream {
         switch outcome {
         case .ok:
             break
-        case .invalid(let message, _) where message.contains("premature EOF"):
+        case .invalid(let message, _, _) where message.contains("premature EOF"):
             if !sawContent || (mode == .lines && !handleSawContent) {
                 if mode == .lines { break }
                 throw decodingError(JSONSyntaxError(message: "No JSON value (the input is empty)",
@@ -406,10 +445,11 @@ final class _ElementStream {
             }
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
-        case let .invalid(message, offset):
+        case let .invalid(message, offset, boundary):
             let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
             let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
-                                             in: window, atEnd: atEnd)
+                                             in: window, atEnd: atEnd, boundary: boundary,
+                                             allowsComments: limits.allowsComments)
             return decodingError(JSONSyntaxError(message: located.message,
                                                  position: position(of: located.position)))
         }

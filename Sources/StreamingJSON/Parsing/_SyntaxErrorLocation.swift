@@ -4,10 +4,14 @@
 ///
 /// Measured on yajl 2.1: lexical errors inside strings, numbers and literals
 /// leave the offset *at* the offending byte; "invalid char" and invalid UTF-8
-/// leave it just past it; parse (grammar) errors leave it past the whole
-/// token that was not allowed, so we walk back to that token's first byte.
+/// leave it just past it. For a parse (grammar) error the offset is the
+/// token's end in some states and its end less its length in others (for a
+/// string, without its quotes), clamped to the chunk's start when the token
+/// began in an earlier chunk; so the rejected token is found instead by
+/// lexing forward from `boundary`, the end of the last token yajl accepted
+/// (see `_rejectedTokenStart`).
 func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow,
-                        atEnd: Bool) -> (message: String, position: UInt64) {
+                        atEnd: Bool, boundary: _TokenBoundary, allowsComments: Bool) -> (message: String, position: UInt64) {
     let lexical = yajlMessage.hasPrefix("lexical error")
     var detail = Substring(yajlMessage)
     if let colon = detail.range(of: "error: ") { detail = detail[colon.upperBound...] }
@@ -52,7 +56,9 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
         return (message, index)
     }
 
-    let index = _tokenStart(endingAt: min(offset, window.end), in: window)
+    let skipsSeparator = detail.contains("unallowed token") || detail.contains("invalid object key")
+    let index = _rejectedTokenStart(skipsSeparator: skipsSeparator, boundary: boundary, in: window,
+                                    allowsComments: allowsComments)
     let found = byte(at: index)
     let expectation: String
     if detail.contains("after array element") {
@@ -71,6 +77,77 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
         expectation = " (\(detail))"
     }
     return ("Unexpected character \(found)\(expectation)", index)
+}
+
+/// Where the last token yajl accepted ends (tape.h), and whether a `,` or
+/// `:` may have been accepted after it (it is a key, or a value or closing
+/// bracket inside a container).
+struct _TokenBoundary {
+    let offset: UInt64
+    let separated: Bool
+}
+
+/// The first byte of the token yajl rejected with a parse error: the first
+/// token after `boundary` (after whitespace and comments), or the second
+/// when the error says a value or key was expected and the first is the
+/// `,` or `:` accepted before it. Found only when that token ends within
+/// 4 KiB of the boundary, which the window then holds however the input was
+/// split; otherwise the error is placed at the boundary.
+func _rejectedTokenStart(skipsSeparator: Bool, boundary: _TokenBoundary, in window: _ByteWindow,
+                         allowsComments: Bool) -> UInt64 {
+    let limit = boundary.offset + UInt64(_RecentBytes.capacity)
+    /// The end of the token or comment at `start`, or nil when it does not
+    /// end within the limit.
+    func end(of start: UInt64) -> UInt64? {
+        guard let first = window[start] else { return nil }
+        var index = start + 1
+        if first == UInt8(ascii: "\"") {
+            while true {
+                guard index < limit, let c = window[index] else { return nil }
+                index += c == UInt8(ascii: "\\") ? 2 : 1
+                if c == UInt8(ascii: "\"") { return index }
+            }
+        }
+        if allowsComments, first == UInt8(ascii: "/"), let second = window[index],
+           second == UInt8(ascii: "*") || second == UInt8(ascii: "/") {
+            index += 1
+            while true {  // a comment (allowsComments)
+                guard index < limit, let c = window[index] else { return nil }
+                index += 1
+                if second == UInt8(ascii: "/") ? c == 0x0A : c == UInt8(ascii: "*") && window[index] == UInt8(ascii: "/") {
+                    return second == UInt8(ascii: "/") ? index : index + 1
+                }
+            }
+        }
+        if _isWordByte(first) {
+            while index < limit, let c = window[index], _isWordByte(c) { index += 1 }
+        }
+        return index <= limit ? index : nil
+    }
+    var index = boundary.offset
+    if index < window.start && window.start <= 3 { index = window.start }  // after a byte order mark
+    var skips = skipsSeparator && boundary.separated
+    while index < limit, let byte = window[index] {
+        if _isJSONWhitespace(byte) {
+            index += 1
+            continue
+        }
+        guard let next = end(of: index) else { break }
+        if allowsComments && byte == UInt8(ascii: "/") && next - index >= 2 {  // a comment
+            index = next
+        } else if skips && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")) {
+            skips = false
+            index = next
+        } else {
+            return index
+        }
+    }
+    return boundary.offset
+}
+
+func _isWordByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
 }
 
 /// The first byte of the token that ends just before `end`.
@@ -158,5 +235,11 @@ struct _RecentBytes {
             bytes.append(contentsOf: chunk)
         }
         base = end - UInt64(bytes.count)
+    }
+
+    /// The bytes at offsets `start..<end`, when all of them are here.
+    func bytes(from start: UInt64, to end: UInt64) -> [UInt8]? {
+        guard start >= base, start <= end, end == base + UInt64(bytes.count) else { return nil }
+        return Array(bytes[Int(start - base)...])
     }
 }

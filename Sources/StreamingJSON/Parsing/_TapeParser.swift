@@ -33,8 +33,9 @@ enum _ParseOutcome {
     /// A tape callback stopped the parse: `SJ_ERROR_*`, where, and the kind of
     /// value found (for the target and path errors).
     case stopped(code: Int32, position: UInt64, foundKind: UInt8)
-    /// yajl rejected the input; `offset` is yajl's offset in the chunk.
-    case invalid(message: String, offset: Int)
+    /// yajl rejected the input; `offset` is yajl's offset in the chunk,
+    /// `boundary` the end of the last token it accepted (tape.h).
+    case invalid(message: String, offset: Int, boundary: _TokenBoundary)
 }
 
 /// The one owner of the C parser: allocation, configuration, feeding, status
@@ -133,7 +134,9 @@ final class _TapeParser {
                 message = String(cString: text)
                 yajl_free_error(handle, text)
             }
-            return .invalid(message: message, offset: offset)
+            let boundary = _TokenBoundary(offset: state.pointee.boundary,
+                                          separated: state.pointee.boundarySeparated != 0)
+            return .invalid(message: message, offset: offset, boundary: boundary)
         }
     }
 
