@@ -56,6 +56,10 @@ import Testing
         // was inside it (12), or the chunk's start when it was split.
         // " ]" bytewise: in .auto the leading whitespace was not kept for locating errors.
         "auto-whitespace-before-a-rejected-token": ["error syntax error at 1:1:2 Unexpected character ']' (expected a value)"],
+        // .objectValues on {} "z<0x08>" in 2-byte chunks: the trailing string, rejected
+        // inside (a control character), began before the chunk where yajl rejected it.
+        "trailing-garbage-string-split": [
+            #"error syntax error at 3:1:4 Unexpected character '"' after the end of the JSON value"#],
         "grammar-error-at-a-string-token": [
             #"error syntax error at 10:2:9 Unexpected character '"' (expected ',' or '}')"#],
     ]
@@ -189,6 +193,7 @@ import Testing
         (#"{"a":"b"} {"#, 10, "'{' after the end of the JSON value"),
         (#"{"a":"b"}/**/"#, 9, "'/'"),
         ("\u{FEFF} ]", 4, "']' (expected a value)"),
+        ("{} \"" + String(repeating: "x", count: 10_000) + "\u{8}\"", 3, "'\"' after the end of the JSON value"),
     ])
     func grammarErrorsPointAtTheRejectedToken(_ json: String, _ offset: Int, _ found: String) throws {
         for chunk in [1, 2, 3, 5, 100] {

@@ -126,6 +126,10 @@ final class _ElementStream {
     /// error is the first thing on its line does not depend on where the
     /// chunks end.
     private var lineContentStart: UInt64?
+    /// The tokens after the parser's boundary as of the last body parsed,
+    /// for locating a rejected token that began more than 4 KiB before the
+    /// chunk where yajl rejects it (`_tokensAfter`).
+    private var tokensAfterBoundary: (boundary: UInt64, tokens: [_TokenStart])?
     /// The last read found no input available (pushed sources only).
     private var needsInput = false
     /// The current yajl handle was given something besides whitespace (JSON
@@ -311,6 +315,11 @@ final class _ElementStream {
             let outcome = parser.parse(body, base: base + UInt64(start))
             var error: DecodingError?
             if case .ok = outcome {
+                let window = _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
+                let boundary = parser.boundary.offset
+                if let tokens = _tokensAfter(boundary, in: window, allowsComments: limits.allowsComments) {
+                    tokensAfterBoundary = (boundary, tokens)
+                }
                 recent.append(body, base: base + UInt64(start))
                 if end < chunk.count {
                     error = decodingError(JSONSyntaxError(
@@ -447,9 +456,10 @@ final class _ElementStream {
                                                  position: position(of: offset)))
         case let .invalid(message, offset, boundary):
             let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
+            var tokens = _tokensAfter(boundary.offset, in: window, allowsComments: limits.allowsComments)
+            if tokens == nil, let known = tokensAfterBoundary, known.boundary == boundary.offset { tokens = known.tokens }
             let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
-                                             in: window, atEnd: atEnd, boundary: boundary,
-                                             allowsComments: limits.allowsComments)
+                                             in: window, atEnd: atEnd, boundary: boundary, tokens: tokens)
             return decodingError(JSONSyntaxError(message: located.message,
                                                  position: position(of: located.position)))
         }

@@ -10,8 +10,8 @@
 /// began in an earlier chunk; so the rejected token is found instead by
 /// lexing forward from `boundary`, the end of the last token yajl accepted
 /// (see `_rejectedTokenStart`).
-func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow,
-                        atEnd: Bool, boundary: _TokenBoundary, allowsComments: Bool) -> (message: String, position: UInt64) {
+func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow, atEnd: Bool,
+                        boundary: _TokenBoundary, tokens: [_TokenStart]?) -> (message: String, position: UInt64) {
     let lexical = yajlMessage.hasPrefix("lexical error")
     var detail = Substring(yajlMessage)
     if let colon = detail.range(of: "error: ") { detail = detail[colon.upperBound...] }
@@ -57,9 +57,9 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
     }
 
     let skipsSeparator = detail.contains("unallowed token") || detail.contains("invalid object key")
-    let index = _rejectedTokenStart(skipsSeparator: skipsSeparator, boundary: boundary, in: window,
-                                    allowsComments: allowsComments)
-    let found = byte(at: index)
+    let token = _rejectedTokenStart(skipsSeparator: skipsSeparator, boundary: boundary, tokens: tokens)
+    let index = token?.offset ?? boundary.offset
+    let found = token.map { _describeByte($0.byte) } ?? byte(at: index)
     let expectation: String
     if detail.contains("after array element") {
         expectation = " (expected ',' or ']')"
@@ -87,62 +87,55 @@ struct _TokenBoundary {
     let separated: Bool
 }
 
-/// The first byte of the token yajl rejected with a parse error: the first
-/// token after `boundary` (after whitespace and comments), or the second
-/// when the error says a value or key was expected and the first is the
-/// `,` or `:` accepted before it. Found only when that token ends within
-/// 4 KiB of the boundary, which the window then holds however the input was
-/// split; otherwise the error is placed at the boundary.
-func _rejectedTokenStart(skipsSeparator: Bool, boundary: _TokenBoundary, in window: _ByteWindow,
-                         allowsComments: Bool) -> UInt64 {
-    let limit = boundary.offset + UInt64(_RecentBytes.capacity)
-    /// The end of the token or comment at `start`, or nil when it does not
-    /// end within the limit.
-    func end(of start: UInt64) -> UInt64? {
-        guard let first = window[start] else { return nil }
-        var index = start + 1
-        if first == UInt8(ascii: "\"") {
-            while true {
-                guard index < limit, let c = window[index] else { return nil }
-                index += c == UInt8(ascii: "\\") ? 2 : 1
-                if c == UInt8(ascii: "\"") { return index }
-            }
-        }
-        if allowsComments, first == UInt8(ascii: "/"), let second = window[index],
-           second == UInt8(ascii: "*") || second == UInt8(ascii: "/") {
-            index += 1
-            while true {  // a comment (allowsComments)
-                guard index < limit, let c = window[index] else { return nil }
-                index += 1
-                if second == UInt8(ascii: "/") ? c == 0x0A : c == UInt8(ascii: "*") && window[index] == UInt8(ascii: "/") {
-                    return second == UInt8(ascii: "/") ? index : index + 1
-                }
-            }
-        }
-        if _isWordByte(first) {
-            while index < limit, let c = window[index], _isWordByte(c) { index += 1 }
-        }
-        return index <= limit ? index : nil
-    }
-    var index = boundary.offset
+/// A token after a boundary: where it begins, and its first byte.
+typealias _TokenStart = (offset: UInt64, byte: UInt8)
+
+/// The first token after `boundary` (past whitespace and, with
+/// allowsComments, comments), and the one after it when the first is a `,`
+/// or `:`. Fewer when the window or 4 KiB end first; nil when the window no
+/// longer holds the bytes after the boundary (`_ElementStream` then uses
+/// what it found at the end of an earlier chunk).
+func _tokensAfter(_ boundary: UInt64, in window: _ByteWindow, allowsComments: Bool) -> [_TokenStart]? {
+    let limit = boundary + UInt64(_RecentBytes.capacity)
+    var index = boundary
     if index < window.start && window.start <= 3 { index = window.start }  // after a byte order mark
-    var skips = skipsSeparator && boundary.separated
-    while index < limit, let byte = window[index] {
+    guard index >= window.start else { return nil }
+    var tokens: [_TokenStart] = []
+    scan: while tokens.count < 2, index < limit, let byte = window[index] {
         if _isJSONWhitespace(byte) {
             index += 1
             continue
         }
-        guard let next = end(of: index) else { break }
-        if allowsComments && byte == UInt8(ascii: "/") && next - index >= 2 {  // a comment
-            index = next
-        } else if skips && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")) {
-            skips = false
-            index = next
-        } else {
-            return index
+        if allowsComments, byte == UInt8(ascii: "/"), let kind = window[index + 1],
+           kind == UInt8(ascii: "*") || kind == UInt8(ascii: "/") {
+            index += 2
+            while true {  // to the comment's end
+                guard index < limit, let c = window[index] else { break scan }
+                index += 1
+                if kind == UInt8(ascii: "/") ? c == 0x0A : c == UInt8(ascii: "*") && window[index] == UInt8(ascii: "/") {
+                    if kind == UInt8(ascii: "*") { index += 1 }
+                    break
+                }
+            }
+            continue
         }
+        tokens.append((index, byte))
+        guard byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") else { break }
+        index += 1
     }
-    return boundary.offset
+    return tokens
+}
+
+/// The first byte of the token yajl rejected with a parse error: the first
+/// token after the boundary, or the second when the error says a value or
+/// key was expected and the first is the `,` or `:` accepted before it; the
+/// boundary itself when the tokens are not known.
+func _rejectedTokenStart(skipsSeparator: Bool, boundary: _TokenBoundary, tokens: [_TokenStart]?) -> _TokenStart? {
+    guard let tokens, let first = tokens.first else { return nil }
+    if skipsSeparator && boundary.separated && (first.byte == UInt8(ascii: ",") || first.byte == UInt8(ascii: ":")) {
+        return tokens.count > 1 ? tokens[1] : nil
+    }
+    return first
 }
 
 func _isWordByte(_ byte: UInt8) -> Bool {

@@ -99,6 +99,11 @@ final class _TapeParser {
         _ = cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
     }
 
+    /// The end of the last token yajl accepted (tape.h).
+    var boundary: _TokenBoundary {
+        _TokenBoundary(offset: state.pointee.boundary, separated: state.pointee.boundarySeparated != 0)
+    }
+
     /// Where the element being parsed began, if one is in progress.
     var elementInProgressStart: UInt64? {
         let p = state.pointee
@@ -134,8 +139,6 @@ final class _TapeParser {
                 message = String(cString: text)
                 yajl_free_error(handle, text)
             }
-            let boundary = _TokenBoundary(offset: state.pointee.boundary,
-                                          separated: state.pointee.boundarySeparated != 0)
             return .invalid(message: message, offset: offset, boundary: boundary)
         }
     }
