@@ -8,10 +8,8 @@
 //   elements[ sj_element ... ]   where each complete streamed element starts
 //
 //   sj_token.word   bits 56..63  kind (SJ_NULL ... SJ_OBJECT)
-//                   bits  0..55  absolute byte offset of the value in the input
-//                                (its first byte; for strings yajl had to
-//                                unescape or that spanned chunks, the byte just
-//                                past the closing quote)
+//                   bits  0..55  absolute byte offset of the value's first
+//                                byte in the input
 //   sj_token.a      string, key, number: offset of the bytes in the arena
 //                   array, object:       number of tokens inside (its span)
 //   sj_token.b      string, key, number: byte length
@@ -158,6 +156,10 @@ typedef struct sj_parser {
     uint64_t boundary;
     int boundarySeparated;
     int restarted;
+    // The first byte of the token after the boundary, as found at the end of
+    // the chunk it began in (UINT64_MAX: not known): where a string that yajl
+    // copies out of several chunks begins.
+    uint64_t pendingStart;
 } sj_parser;
 
 // MARK: - Growth (slow paths)
@@ -194,12 +196,47 @@ static inline uint64_t sj_string_end(sj_parser *p, const unsigned char *bytes, s
     return sj_end(p);
 }
 
-/// Absolute offset of a string's first byte (its opening quote) when yajl
-/// handed out a pointer into the chunk; otherwise the end of the token.
+/// The first byte of the token after `chunk[from...]`'s whitespace,
+/// comments and one ',' or ':' (what yajl accepts between the boundary and
+/// the next token): its absolute offset, or UINT64_MAX when the chunk ends
+/// first.
+static uint64_t sj_scan_token_start(const sj_parser *p, size_t from) {
+    int separator = 0;
+    size_t i = from;
+    while (i < p->chunkLength) {
+        unsigned char c = p->chunk[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            i++;
+        } else if ((c == ',' || c == ':') && !separator) {
+            separator = 1;
+            i++;
+        } else if (c == '/' && i + 1 < p->chunkLength && (p->chunk[i + 1] == '*' || p->chunk[i + 1] == '/')) {
+            // A comment (yajl rejects a '/' here unless comments are allowed).
+            int line = p->chunk[i + 1] == '/';
+            for (i += 2; i < p->chunkLength; i++) {
+                if (line ? p->chunk[i] == '\n' : p->chunk[i] == '*' && i + 1 < p->chunkLength && p->chunk[i + 1] == '/') break;
+            }
+            if (i >= p->chunkLength) return UINT64_MAX;
+            i += line ? 1 : 2;
+        } else {
+            return p->chunkBase + i;
+        }
+    }
+    return UINT64_MAX;
+}
+
+/// Absolute offset of a string's first byte (its opening quote). yajl hands
+/// out a pointer into the chunk, or a copy when the string had escapes or
+/// spanned chunks: then it is the first token after the boundary, found in
+/// this chunk or noted at the end of the one it began in.
 static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes) {
     if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength)
         return p->chunkBase + (uint64_t)(bytes - p->chunk) - 1;
-    return sj_end(p);
+    uint64_t start = UINT64_MAX;
+    if (p->boundary >= p->chunkBase) start = sj_scan_token_start(p, (size_t)(p->boundary - p->chunkBase));
+    else if (p->pendingStart != UINT64_MAX && p->pendingStart >= p->boundary) start = p->pendingStart;
+    else start = sj_scan_token_start(p, 0);
+    return start != UINT64_MAX ? start : sj_end(p);  // (a comment ran across chunks before it)
 }
 
 // MARK: - Recording
@@ -388,15 +425,9 @@ static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     uint64_t position = sj_string_position(p, text);
     p->boundary = sj_string_end(p, text, length);
     p->boundarySeparated = p->depth > 0;
-    // An error on a string is placed just past its closing quote, where a
-    // string that yajl unescaped or that spanned chunks has to be placed:
-    // Swift walks back to the opening quote the same way (_stringStart)
-    // however the input was split.
-    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     // An empty string still gets a (non-NULL) arena reference.
-    if (sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length)) return 1;
-    if (p->errorPosition == position) p->errorPosition = sj_end(p);  // not an array, path not an object
-    return 0;
+    return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
 }
 
 /// Whether the projection drops the member whose key is `key`: a member of
@@ -414,7 +445,7 @@ static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     uint64_t position = sj_string_position(p, text);
     p->boundary = sj_string_end(p, text, length);
     p->boundarySeparated = 1;
-    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));  // as for strings
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     if (p->skipMember) return 1;
     if (!text) text = (const unsigned char *)"";
     if (sj_recording(p)) {
@@ -519,6 +550,7 @@ static inline void sj_parser_setup(sj_parser *p, int mode,
                                    const unsigned char *const *pathKeys,
                                    const size_t *pathLengths, size_t pathCount) {
     p->mode = mode;
+    p->pendingStart = UINT64_MAX;
     p->pathKeys = pathKeys;
     p->pathLengths = pathLengths;
     p->pathCount = pathCount;
@@ -559,6 +591,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->skipMember = 0;
     p->error = SJ_OK;
     p->restarted = 1;
+    p->pendingStart = UINT64_MAX;
 }
 
 /// Parses one chunk that starts at absolute offset `base`.
@@ -573,6 +606,9 @@ static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *byt
         p->restarted = 0;
     }
     yajl_status status = yajl_parse(p->yajl, bytes, length);
+    // Note where a token still in progress began (sj_string_position).
+    if (p->boundary >= base) p->pendingStart = sj_scan_token_start(p, (size_t)(p->boundary - base));
+    else if (p->pendingStart == UINT64_MAX || p->pendingStart < p->boundary) p->pendingStart = sj_scan_token_start(p, 0);
     p->chunk = NULL;
     p->chunkLength = 0;
     return status;

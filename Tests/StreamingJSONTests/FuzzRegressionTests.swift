@@ -60,6 +60,9 @@ import Testing
         // inside (a control character), began before the chunk where yajl rejected it.
         "trailing-garbage-string-split": [
             #"error syntax error at 3:1:4 Unexpected character '"' after the end of the JSON value"#],
+        // A 52-byte string as a JSON Lines value under maxElementBytes 48, split:
+        // the element was placed at the string's end.
+        "oversized-string-split": ["error syntax error at 0:1:1 Element larger than 48 bytes (maxElementBytes)"],
         "grammar-error-at-a-string-token": [
             #"error syntax error at 10:2:9 Unexpected character '"' (expected ',' or '}')"#],
     ]
@@ -148,9 +151,9 @@ import Testing
         #expect(error.flatMap { syntaxError(of: $0) }?.byteOffset == 5)
     }
 
-    /// An error on a string that yajl unescaped or that spanned chunks was
-    /// placed past its closing quote; an error is now at the string's opening
-    /// quote however the input is split.
+    /// A string that yajl unescaped or that spanned chunks was placed past
+    /// its closing quote (tape.h), so errors on it, and an element that is
+    /// one, depended on the split; they are now at its opening quote.
     @Test func errorsOnAStringPointAtItsOpeningQuote() throws {
         func firstError(_ data: String, path: [String] = [], format: JSONStreamFormat, chunk: Int) -> JSONSyntaxError? {
             let feed = JSONElementFeed(of: JSONValue.self, at: path, format: format)
@@ -178,6 +181,24 @@ import Testing
         #expect(try iterator.next() == "ab")
         let error = #expect(throws: DecodingError.self) { try iterator.next() }
         #expect(error.flatMap { syntaxError(of: $0) }?.byteOffset == 7)
+
+        // An element over maxElementBytes is reported where it begins.
+        let limited = StreamingJSONDecoder()
+        limited.maxElementBytes = 8
+        for chunk in [1, 4, 100] {
+            let feed = JSONElementFeed(of: JSONValue.self, decoder: limited, format: .jsonLines)
+            let bytes = Array(#"1  "a\u00e9cdefghij" 2"#.utf8)
+            var offsets: [Int] = []
+            var values: [JSONValue] = []
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                do { values += try feed.feed(bytes[start..<min(bytes.count, start + chunk)]) } catch {
+                    offsets.append(syntaxError(of: error)?.byteOffset ?? -1)
+                }
+            }
+            values += try feed.finish()
+            #expect(offsets == [3], "chunk \(chunk)")
+            #expect(values == [1, 2], "chunk \(chunk)")
+        }
     }
 
     /// A token yajl rejects is found by lexing from the last token it

@@ -445,13 +445,6 @@ final class _ElementStream {
         case .ok:
             preconditionFailure("not an error")
         case let .stopped(code, offset, kind):
-            var offset = offset
-            // tape.h places an error on a string just past its closing quote.
-            if Int(code) == SJ_ERROR_STRING_LENGTH
-                || (Int(code) == SJ_ERROR_NOT_ARRAY || Int(code) == SJ_ERROR_PATH_NOT_OBJECT) && Int(kind) == SJ_STRING {
-                let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
-                offset = _stringStart(endingAt: offset, in: window) ?? offset
-            }
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
         case let .invalid(message, offset, boundary):

@@ -171,27 +171,6 @@ func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
     return index
 }
 
-/// The opening quote of the string that ends (closing quote included) just
-/// before `end`, looked for only in the 4 KiB before `end`, which the window
-/// always holds (the recent bytes before its chunk, and the chunk up to
-/// `end`): nil when it is further back, so that the answer does not depend on
-/// how the input was split.
-func _stringStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64? {
-    let limit = max(window.start, end - min(end, UInt64(_RecentBytes.capacity)))
-    guard end > limit, window[end - 1] == UInt8(ascii: "\"") else { return nil }
-    var index = end - 1
-    while index > limit {
-        index -= 1
-        guard window[index] == UInt8(ascii: "\"") else { continue }
-        var backslashes: UInt64 = 0
-        while index - backslashes > limit && window[index - backslashes - 1] == UInt8(ascii: "\\") {
-            backslashes += 1
-        }
-        if backslashes % 2 == 0 { return index }
-    }
-    return nil
-}
-
 /// The bytes around a syntax error: the current chunk and up to 4 KiB before it.
 struct _ByteWindow {
     let recent: _RecentBytes
