@@ -8,10 +8,8 @@
 //   elements[ sj_element ... ]   where each complete streamed element starts
 //
 //   sj_token.word   bits 56..63  kind (SJ_NULL ... SJ_OBJECT)
-//                   bits  0..55  absolute byte offset of the value in the input
-//                                (its first byte; for strings yajl had to
-//                                unescape or that spanned chunks, the byte just
-//                                past the closing quote)
+//                   bits  0..55  absolute byte offset of the value's first
+//                                byte in the input
 //   sj_token.a      string, key, number: offset of the bytes in the arena
 //                   array, object:       number of tokens inside (its span)
 //   sj_token.b      string, key, number: byte length
@@ -152,14 +150,6 @@ typedef struct sj_parser {
     size_t maxDepth, maxNumberLength, maxStringLength;
     uint64_t maxElementBytes;        // 0: no limit
 
-    // Where the last value yajl reported ends (a scalar's or key's last
-    // byte + 1, a container's closing bracket + 1), outside the target too.
-    // The token after it is the one rejected by yajl's "after array
-    // element" / "after key and value" / "trailing garbage" errors, whose
-    // own offsets are unreliable (the map case subtracts the token's length,
-    // and a token that spans chunks loses it entirely); and only a token
-    // after it can be left open at the end of a chunk.
-    uint64_t valueEnd;
     // A token that goes on past the end of a chunk (tape_feed.h).
     // resumeFrom is the end of the last token held back. The token still open
     // begins at pendingStart (SJ_NO_POSITION: none); pendingKind is its
@@ -187,6 +177,20 @@ typedef struct sj_parser {
     int error;
     uint64_t errorPosition;
     int errorKind;                   // the value found, for the target/path errors
+
+    // Just past the last token handed to a callback (or where a restarted
+    // handle began): a token boundary, from which Swift lexes forward to the
+    // token yajl rejects (yajl's own offset for it is sometimes its end,
+    // sometimes its end less its length, and clamped to the chunk). After a
+    // key or a value inside a container (boundarySeparated), a ',' or ':' may
+    // have been accepted before the rejected token.
+    uint64_t boundary;
+    int boundarySeparated;
+    int restarted;
+    // The first byte of the token after the boundary, as found at the end of
+    // the chunk it began in (UINT64_MAX: not known): where a string that yajl
+    // copies out of several chunks begins.
+    uint64_t notedStart;
 } sj_parser;
 
 // MARK: - Growth (slow paths)
@@ -216,21 +220,54 @@ static inline uint64_t sj_end(sj_parser *p) {
     return p->chunkBase + (uint64_t)yajl_get_bytes_consumed(p->yajl);
 }
 
-/// Absolute offset of a string's first byte (its opening quote) when yajl
-/// handed out a pointer into the chunk; otherwise the end of the token.
-/// Records where the string ends (`valueEnd`).
-static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes, size_t length) {
-    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength) {
-        uint64_t start = p->chunkBase + (uint64_t)(bytes - p->chunk);
-        p->valueEnd = start + length + 1;
-        return start - 1;
-    }
-    return p->valueEnd = sj_end(p);
+/// Absolute offset just past a string (its closing quote).
+static inline uint64_t sj_string_end(sj_parser *p, const unsigned char *bytes, size_t length) {
+    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength)
+        return p->chunkBase + (uint64_t)(bytes - p->chunk) + length + 1;
+    return sj_end(p);
 }
 
-/// The end of the scalar yajl just lexed, recorded as `valueEnd`.
-static inline uint64_t sj_scalar_end(sj_parser *p) {
-    return p->valueEnd = sj_end(p);
+/// The first byte of the token after `chunk[from...]`'s whitespace,
+/// comments and one ',' or ':' (what yajl accepts between the boundary and
+/// the next token): its absolute offset, or UINT64_MAX when the chunk ends
+/// first.
+static uint64_t sj_scan_token_start(const sj_parser *p, size_t from) {
+    int separator = 0;
+    size_t i = from;
+    while (i < p->chunkLength) {
+        unsigned char c = p->chunk[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            i++;
+        } else if ((c == ',' || c == ':') && !separator) {
+            separator = 1;
+            i++;
+        } else if (c == '/' && i + 1 < p->chunkLength && (p->chunk[i + 1] == '*' || p->chunk[i + 1] == '/')) {
+            // A comment (yajl rejects a '/' here unless comments are allowed).
+            int line = p->chunk[i + 1] == '/';
+            for (i += 2; i < p->chunkLength; i++) {
+                if (line ? p->chunk[i] == '\n' : p->chunk[i] == '*' && i + 1 < p->chunkLength && p->chunk[i + 1] == '/') break;
+            }
+            if (i >= p->chunkLength) return UINT64_MAX;
+            i += line ? 1 : 2;
+        } else {
+            return p->chunkBase + i;
+        }
+    }
+    return UINT64_MAX;
+}
+
+/// Absolute offset of a string's first byte (its opening quote). yajl hands
+/// out a pointer into the chunk, or a copy when the string had escapes or
+/// spanned chunks: then it is the first token after the boundary, found in
+/// this chunk or noted at the end of the one it began in.
+static inline uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes) {
+    if (bytes > p->chunk && bytes <= p->chunk + p->chunkLength)
+        return p->chunkBase + (uint64_t)(bytes - p->chunk) - 1;
+    uint64_t start = UINT64_MAX;
+    if (p->boundary >= p->chunkBase) start = sj_scan_token_start(p, (size_t)(p->boundary - p->chunkBase));
+    else if (p->notedStart != UINT64_MAX && p->notedStart >= p->boundary) start = p->notedStart;
+    else start = sj_scan_token_start(p, 0);
+    return start != UINT64_MAX ? start : sj_end(p);  // (a comment ran across chunks before it)
 }
 
 // MARK: - Recording
@@ -392,34 +429,36 @@ SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
 
 static int sj_on_null(void *ctx) {
     sj_parser *p = (sj_parser *)ctx;
-    return sj_scalar(p, SJ_NULL, sj_scalar_end(p) - 4, NULL, 0);
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
+    return sj_scalar(p, SJ_NULL, p->boundary - 4, NULL, 0);
 }
 
 static int sj_on_boolean(void *ctx, int value) {
     sj_parser *p = (sj_parser *)ctx;
-    return value ? sj_scalar(p, SJ_TRUE, sj_scalar_end(p) - 4, NULL, 0)
-                 : sj_scalar(p, SJ_FALSE, sj_scalar_end(p) - 5, NULL, 0);
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
+    return value ? sj_scalar(p, SJ_TRUE, p->boundary - 4, NULL, 0)
+                 : sj_scalar(p, SJ_FALSE, p->boundary - 5, NULL, 0);
 }
 
 static int sj_on_number(void *ctx, const char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_scalar_end(p) - length;
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
+    uint64_t position = p->boundary - length;
     if (length > p->maxNumberLength) return sj_fail(p, SJ_ERROR_NUMBER_LENGTH, position);
     return sj_scalar(p, SJ_NUMBER, position, (const unsigned char *)text, length);
 }
 
 static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_string_position(p, text, length);
-    // An error on a string is placed just past its closing quote, where a
-    // string that yajl unescaped or that spanned chunks has to be placed:
-    // Swift walks back to the opening quote the same way (_stringStart)
-    // however the input was split.
-    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));
+    uint64_t position = sj_string_position(p, text);
+    p->boundary = sj_string_end(p, text, length);
+    p->boundarySeparated = p->depth > 0;
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     // An empty string still gets a (non-NULL) arena reference.
-    if (sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length)) return 1;
-    if (p->errorPosition == position) p->errorPosition = sj_end(p);  // not an array, path not an object
-    return 0;
+    return sj_scalar(p, SJ_STRING, position, text ? text : (const unsigned char *)"", length);
 }
 
 /// Whether the projection drops the member whose key is `key`: a member of
@@ -434,8 +473,10 @@ static inline int sj_projected_out(const sj_parser *p, const unsigned char *key,
 
 static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
-    uint64_t position = sj_string_position(p, text, length);
-    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, sj_end(p));  // as for strings
+    uint64_t position = sj_string_position(p, text);
+    p->boundary = sj_string_end(p, text, length);
+    p->boundarySeparated = 1;
+    if (length > p->maxStringLength) return sj_fail(p, SJ_ERROR_STRING_LENGTH, position);
     if (p->skipMember) return 1;
     if (!text) text = (const unsigned char *)"";
     if (sj_recording(p)) {
@@ -454,6 +495,8 @@ static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
 
 static inline int sj_open(sj_parser *p, uint8_t kind) {
     uint64_t position = sj_end(p) - 1;
+    p->boundary = position + 1;
+    p->boundarySeparated = 0;
     if (p->depth >= p->maxDepth) return sj_fail(p, SJ_ERROR_DEPTH, position);
     if (p->skipMember) {
         if (p->depth == p->frameCapacity &&
@@ -491,6 +534,8 @@ static inline int sj_open(sj_parser *p, uint8_t kind) {
 
 static inline int sj_close(sj_parser *p) {
     sj_frame frame = p->frames[--p->depth];
+    p->boundary = sj_end(p);
+    p->boundarySeparated = p->depth > 0;
     if (p->skipMember) {
         if (p->depth == p->memberDepth) p->skipMember = 0;
         return 1;
@@ -518,11 +563,7 @@ static inline int sj_close(sj_parser *p) {
 
 static int sj_on_start_map(void *ctx) { return sj_open((sj_parser *)ctx, SJ_OBJECT); }
 static int sj_on_start_array(void *ctx) { return sj_open((sj_parser *)ctx, SJ_ARRAY); }
-static int sj_on_end(void *ctx) {
-    sj_parser *p = (sj_parser *)ctx;
-    p->valueEnd = sj_end(p);
-    return sj_close(p);
-}
+static int sj_on_end(void *ctx) { return sj_close((sj_parser *)ctx); }
 
 static const yajl_callbacks sj_callback_table = {
     sj_on_null, sj_on_boolean, NULL, NULL, sj_on_number, sj_on_string,

@@ -54,6 +54,7 @@ static inline void sj_parser_setup(sj_parser *p, int mode,
     p->pathLengths = pathLengths;
     p->pathCount = pathCount;
     p->pendingStart = SJ_NO_POSITION;
+    p->notedStart = SJ_NO_POSITION;
     // Start with room on the tape: the arena pointer is never NULL, even
     // when every string is empty.
     sj_grow((void **)&p->tokens, &p->tokenCapacity, 1024, sizeof(sj_token));
@@ -104,7 +105,8 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->skipMember = 0;
     p->error = SJ_OK;
     p->errorKind = 0;
-    p->valueEnd = 0;
+    p->restarted = 1;
+    p->notedStart = SJ_NO_POSITION;
     p->resumeFrom = 0;
     p->escState = 0;
     sj_forget_pending(p);
@@ -151,7 +153,7 @@ static size_t sj_pending_end(sj_parser *p, const unsigned char *bytes, size_t le
 /// Past the last scalar yajl reported (and the last token held back), only
 /// whitespace, punctuation, brackets and whole comments can be complete.
 static void sj_find_pending(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base) {
-    uint64_t from = p->valueEnd > p->resumeFrom ? p->valueEnd : p->resumeFrom;
+    uint64_t from = p->boundary > p->resumeFrom ? p->boundary : p->resumeFrom;
     size_t i = from > base ? (size_t)(from - base) : 0;
     p->pendingStart = SJ_NO_POSITION;
     while (i < length) {
@@ -196,7 +198,15 @@ static yajl_status sj_feed(sj_parser *p, const unsigned char *bytes, size_t leng
     p->fed = bytes;
     p->fedLength = length;
     p->fedBase = base;
+    if (p->restarted) {  // the new handle begins here
+        p->boundary = base;
+        p->boundarySeparated = 0;
+        p->restarted = 0;
+    }
     yajl_status status = yajl_parse(p->yajl, bytes, length);
+    // Note where a token still in progress began (sj_string_position).
+    if (p->boundary >= base) p->notedStart = sj_scan_token_start(p, (size_t)(p->boundary - base));
+    else if (p->notedStart == SJ_NO_POSITION || p->notedStart < p->boundary) p->notedStart = sj_scan_token_start(p, 0);
     if (status == yajl_status_ok && follow) sj_find_pending(p, bytes, length, base);
     p->chunk = NULL;
     p->chunkLength = 0;

@@ -32,10 +32,45 @@ import Testing
         "object-values-of-a-split-string": ["error syntax error at 0:1:1 Expected an object at the root but found a string"],
         // JSON Lines "{\ns": restarting at the error's own line reported it a second time.
         "lines-restart-at-error-reports-it-twice": ["error syntax error at 2:2:1 Unexpected character 's'"],
+        // JSON Lines "{\n {" in 3-byte chunks: whether the error was the first thing
+        // on its line (then the line is parsed again from there) depended on the split.
+        "lines-first-on-line-across-chunks": [
+            "error syntax error at 3:2:2 Unexpected character '{' (expected a string key)",
+            "error syntax error at 4:2:3 Unexpected end of input"],
+        // The same, when the rejected token began in an earlier chunk (it is parsed again).
+        "lines-restart-at-token-begun-in-earlier-chunk": [
+            #"element {"sku":"A-101","title":"Gadget","price":24.5,"qty":0,"dims":{"w":7,"h":7},"labels":[]}"#,
+            "error syntax error at 104:1:105 Unexpected character ',' (expected a value)",
+            #"element {"sku":"B-200","title":"Doohickey","price":3,"qty":12,"dims":null,"labels":["sale"]}"#,
+            "error syntax error at 207:2:102 Unexpected character ',' (expected a value)",
+            "error syntax error at 273:4:8 Unexpected character ':' (expected ',' or '}')",
+            "error syntax error at 442:5:79 Unexpected character 'p'",
+            "error syntax error at 529:6:74 Unexpected character 'l'",
+            #"element {"sku":"B-201","title":"Thingamajig, deluxe","price":199.0,"qty":1,"dims":{"w":40,"h":22,"d":3},"labels":["premium","new"]}"#,
+            "error syntax error at 751:7:147 Unexpected character ',' (expected a value)",
+            "error syntax error at 831:8:79 Unexpected character 'p'",
+            "error syntax error at 924:9:80 Unexpected character U+0001",
+            "error syntax error at 961:10:7 Unexpected character byte 0x8E",
+            "error syntax error at 1038:11:7 Unexpected character byte 0x8E"],
+        // {"e": 12": " : the rejected token is the string at byte 10; yajl's offset
+        // was inside it (12), or the chunk's start when it was split.
+        // " ]" bytewise: in .auto the leading whitespace was not kept for locating errors.
+        "auto-whitespace-before-a-rejected-token": ["error syntax error at 1:1:2 Unexpected character ']' (expected a value)"],
+        // .objectValues on {} "z<0x08>" in 2-byte chunks: the trailing string, rejected
+        // inside (a control character), began before the chunk where yajl rejected it.
+        "trailing-garbage-string-split": [
+            #"error syntax error at 3:1:4 Unexpected character '"' after the end of the JSON value"#],
+        // A 52-byte string as a JSON Lines value under maxElementBytes 48, split:
+        // the element was placed at the string's end.
+        "oversized-string-split": ["error syntax error at 0:1:1 Element larger than 48 bytes (maxElementBytes)"],
+        "grammar-error-at-a-string-token": [
+            #"error syntax error at 10:2:9 Unexpected character '"' (expected ',' or '}')"#],
     ]
 
     static let typed: [String: String] = [
         "number-out-of-range-coding-path": "dataCorrupted at [count]",
+        // Foundation lists a dictionary's keys in hash order: its first bad key may differ.
+        "dictionary-keys-in-document-order": "typeMismatch at [byIndex, founded]",
     ]
 
     static let filter: [String: String] = [
@@ -117,9 +152,9 @@ import Testing
         #expect(throws: DecodingError.self) { try feed.finish() }  // and again
     }
 
-    /// An error on a string that yajl unescaped or that spanned chunks was
-    /// placed past its closing quote; an error is now at the string's opening
-    /// quote however the input is split.
+    /// A string that yajl unescaped or that spanned chunks was placed past
+    /// its closing quote (tape.h), so errors on it, and an element that is
+    /// one, depended on the split; they are now at its opening quote.
     @Test func errorsOnAStringPointAtItsOpeningQuote() throws {
         func firstError(_ data: String, path: [String] = [], format: JSONStreamFormat, chunk: Int) -> JSONSyntaxError? {
             let feed = JSONElementFeed(of: JSONValue.self, at: path, format: format)
@@ -147,6 +182,60 @@ import Testing
         #expect(try iterator.next() == "ab")
         let error = #expect(throws: DecodingError.self) { try iterator.next() }
         #expect(error.flatMap { syntaxError(of: $0) }?.byteOffset == 7)
+
+        // An element over maxElementBytes is reported where it begins.
+        let limited = StreamingJSONDecoder()
+        limited.maxElementBytes = 8
+        for chunk in [1, 4, 100] {
+            let feed = JSONElementFeed(of: JSONValue.self, decoder: limited, format: .jsonLines)
+            let bytes = Array(#"1  "a\u00e9cdefghij" 2"#.utf8)
+            var offsets: [Int] = []
+            var values: [JSONValue] = []
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                do { values += try feed.feed(bytes[start..<min(bytes.count, start + chunk)]) } catch {
+                    offsets.append(syntaxError(of: error)?.byteOffset ?? -1)
+                }
+            }
+            // finish() until it has nothing more: an error it reaches after
+            // elements comes with the next call.
+            for _ in 0..<10 {
+                do {
+                    let more = try feed.finish()
+                    if more.isEmpty { break }
+                    values += more
+                } catch {
+                    offsets.append(syntaxError(of: error)?.byteOffset ?? -1)
+                }
+            }
+            #expect(offsets == [3], "chunk \(chunk)")
+            #expect(values == [1, 2], "chunk \(chunk)")
+        }
+    }
+
+    /// A token yajl rejects is found by lexing from the last token it
+    /// accepted: yajl's own offset was its end, or its end less its length,
+    /// or the start of the chunk when the token began in an earlier one.
+    @Test(arguments: [
+        (#"{"a": 1 "xyz"}"#, 8, "'\"' (expected ',' or '}')"),
+        (#"[1 true]"#, 3, "'t' (expected ',' or ']')"),
+        (#"[1, ]"#, 4, "']' (expected a value)"),
+        (#"{"a": 1, ]"#, 9, "']' (expected a string key)"),
+        (#"{"a" "b"}"#, 5, "'\"' (expected ':')"),
+        (#"[[1] 2]"#, 5, "'2' (expected ',' or ']')"),
+        (#"{"a":"b"} {"#, 10, "'{' after the end of the JSON value"),
+        (#"{"a":"b"}/**/"#, 9, "'/'"),
+        ("\u{FEFF} ]", 4, "']' (expected a value)"),
+        ("{} \"" + String(repeating: "x", count: 10_000) + "\u{8}\"", 3, "'\"' after the end of the JSON value"),
+    ])
+    func grammarErrorsPointAtTheRejectedToken(_ json: String, _ offset: Int, _ found: String) throws {
+        for chunk in [1, 2, 3, 5, 100] {
+            let error = #expect(throws: DecodingError.self, "chunk \(chunk)") {
+                try Engine.decode(JSONValue.self, Data(json.utf8), chunk: chunk)
+            }
+            let syntax = error.flatMap { syntaxError(of: $0) }
+            #expect(syntax?.byteOffset == offset, "chunk \(chunk): \(String(describing: syntax))")
+            #expect(syntax?.message.hasPrefix("Unexpected character \(found)") == true, "\(String(describing: syntax))")
+        }
     }
 
     /// In JSON Lines, a value broken by the first byte of a line was reported
@@ -158,6 +247,28 @@ import Testing
         #expect(error.flatMap { syntaxError(of: $0) }.map { [$0.line, $0.column] } == [2, 1])
         #expect(try iterator.next() == [1])
         #expect(try iterator.next() == nil)
+    }
+
+    /// Whether the byte a JSON Lines value broke on is the first on its line
+    /// (then that line is parsed again as a value) no longer depends on where
+    /// the chunks end, even when the rejected token began in an earlier chunk.
+    @Test func aLineAfterABrokenValueIsReadWhereverTheChunksEnd() throws {
+        let text = "{\"a\":\n  {\"b\": 1}\n[\"xyz\"]\n"
+        for chunk in 1...text.utf8.count {
+            let feed = JSONElementFeed(of: JSONValue.self, format: .jsonLines)
+            var values: [JSONValue] = []
+            var errors: [Int] = []
+            let bytes = Array(text.utf8) + [0x0A]
+            for start in stride(from: 0, to: bytes.count, by: chunk) {
+                do { values += try feed.feed(bytes[start..<min(bytes.count, start + chunk)]) } catch {
+                    errors.append(syntaxError(of: error)?.byteOffset ?? -1)
+                }
+            }
+            values += try feed.finish()
+            // {"a": {"b": 1} is broken by the '[' that begins line 3, a good value.
+            #expect(values == [["xyz"]], "chunk \(chunk)")
+            #expect(errors == [17], "chunk \(chunk)")
+        }
     }
 
     /// Indices and counts past Int's range trapped converting the double.

@@ -125,6 +125,15 @@ final class _ElementStream {
     /// JSON Lines: where the parser last restarted at an error's own line
     /// (the line might hold a good value).
     private var restartedAt: UInt64?
+    /// JSON Lines: the first byte other than whitespace on the line the
+    /// chunks so far end in (nil while it is blank), so that whether an
+    /// error is the first thing on its line does not depend on where the
+    /// chunks end.
+    private var lineContentStart: UInt64?
+    /// The tokens after the parser's boundary as of the last body parsed,
+    /// for locating a rejected token that began more than 4 KiB before the
+    /// chunk where yajl rejects it (`_tokensAfter`).
+    private var tokensAfterBoundary: (boundary: UInt64, tokens: [_TokenStart])?
     /// The last read found no input available (pushed sources only).
     private var needsInput = false
     /// The current yajl handle was given something besides whitespace (JSON
@@ -278,8 +287,12 @@ final class _ElementStream {
             sawContent = true
             if parser == nil { resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
         }
-        guard parser != nil else { return }  // only whitespace so far, in `.auto`
+        guard parser != nil else {  // only whitespace so far, in `.auto`
+            recent.append(UnsafeRawBufferPointer(rebasing: chunk[skip...]), base: base + UInt64(skip))
+            return
+        }
         parseBody(chunk, from: skip, base: base)
+        if mode == .lines { noteLineContent(chunk, base: base) }
         if let failure { throw failure }
     }
 
@@ -306,6 +319,11 @@ final class _ElementStream {
             let outcome = parser.parse(body, base: base + UInt64(start))
             var error: DecodingError?
             if case .ok = outcome {
+                let window = _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
+                let boundary = parser.boundary.offset
+                if let tokens = _tokensAfter(boundary, in: window, allowsComments: limits.allowsComments) {
+                    tokensAfterBoundary = (boundary, tokens)
+                }
                 recent.append(body, base: base + UInt64(start))
                 if end < chunk.count {
                     error = decodingError(JSONSyntaxError(
@@ -333,21 +351,51 @@ final class _ElementStream {
                 pendingErrors.append((Int(parser.completedElements), error))
             }
             restartedAt = nil
+            let errorIndex = Int(errorOffset) - Int(base)
+            // The offending token may have begun in an earlier chunk: keep its
+            // bytes (the recent ones) for a restart at it.
+            let carried = errorIndex < 0 ? recent.bytes(from: errorOffset, to: base) : nil
             recent = _RecentBytes()
             parser.restart()
             handleSawContent = false
-            let errorIndex = Int(errorOffset) - Int(base)
             let lineStart = errorOffset - UInt64(syntax.column - 1)
-            let firstOnLine = errorIndex >= 0 && errorIndex <= chunk.count
-                && (Int(lineStart) - Int(base) >= 0
-                    && chunk[(Int(lineStart) - Int(base))..<errorIndex].allSatisfy(_isJSONWhitespace))
-            if let valueStart, valueStart < lineStart, firstOnLine {
-                start = errorIndex
+            let firstOnLine: Bool
+            if lineStart < base, let content = lineContentStart {
+                // The line began in an earlier chunk, with content there. (The
+                // offending token may have begun there too: it holds no line break.)
+                firstOnLine = content == errorOffset
+            } else {
+                let from = max(0, Int(lineStart) - Int(base))
+                firstOnLine = errorIndex >= from && errorIndex <= chunk.count
+                    && chunk[from..<errorIndex].allSatisfy(_isJSONWhitespace)
+            }
+            if let valueStart, valueStart < lineStart, firstOnLine, errorIndex >= 0 || carried != nil {
                 restartedAt = errorOffset
+                guard let carried else {
+                    start = errorIndex
+                    continue
+                }
+                // Parse the token's first bytes again, then the rest of this chunk.
+                var bytes = carried
+                bytes.append(contentsOf: chunk)
+                bytes.withUnsafeBytes { parseBody($0, from: 0, base: errorOffset) }
+                return
             } else {
                 skipsToNextLine = true
                 start = max(0, min(errorIndex, chunk.count))
             }
+        }
+    }
+
+    /// Updates `lineContentStart` after a chunk.
+    private func noteLineContent(_ chunk: UnsafeRawBufferPointer, base: UInt64) {
+        var from = 0
+        if let newline = chunk.lastIndex(of: 0x0A) {
+            from = newline + 1
+            lineContentStart = nil
+        }
+        if lineContentStart == nil, let first = chunk[from...].firstIndex(where: { !_isJSONWhitespace($0) }) {
+            lineContentStart = base + UInt64(first)
         }
     }
 
@@ -356,7 +404,7 @@ final class _ElementStream {
         switch outcome {
         case .ok:
             break
-        case .invalid(let message, _) where message.contains("premature EOF"):
+        case .invalid(let message, _, _) where message.contains("premature EOF"):
             if !sawContent || (mode == .lines && !handleSawContent) {
                 if mode == .lines { break }
                 throw decodingError(JSONSyntaxError(message: "No JSON value (the input is empty)",
@@ -364,7 +412,7 @@ final class _ElementStream {
             }
             throw decodingError(JSONSyntaxError(message: "Unexpected end of input",
                                                 position: position(of: inputOffset)))
-        case .invalid(_, let position) where position < inputOffset:
+        case .invalid(_, let offset, _) where parser.lastFed.base + UInt64(offset) < inputOffset:
             // In the bytes of a long token, held back until the end.
             let fed = parser.lastFed
             throw syntaxError(outcome, chunk: fed.bytes, base: fed.base)
@@ -408,21 +456,14 @@ final class _ElementStream {
         case .ok:
             preconditionFailure("not an error")
         case let .stopped(code, offset, kind):
-            var offset = offset
-            // tape.h places an error on a string just past its closing quote
-            // (tape_feed.h one on a string still open at its opening quote).
-            if Int(code) == SJ_ERROR_STRING_LENGTH && Int(kind) != SJ_KIND_OPEN_TOKEN
-                || (Int(code) == SJ_ERROR_NOT_ARRAY || Int(code) == SJ_ERROR_PATH_NOT_OBJECT) && Int(kind) == SJ_STRING {
-                let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
-                offset = _stringStart(endingAt: offset, in: window) ?? offset
-            }
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
-        case let .invalid(message, errorPosition):
+        case let .invalid(message, offset, boundary):
             let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
-            let located = _locateSyntaxError(yajlMessage: message, at: atEnd ? base : errorPosition,
-                                             in: window, atEnd: atEnd, valueEnd: parser.valueEnd,
-                                             allowsComments: limits.allowsComments)
+            var tokens = _tokensAfter(boundary.offset, in: window, allowsComments: limits.allowsComments)
+            if tokens == nil, let known = tokensAfterBoundary, known.boundary == boundary.offset { tokens = known.tokens }
+            let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
+                                             in: window, atEnd: atEnd, boundary: boundary, tokens: tokens)
             return decodingError(JSONSyntaxError(message: located.message,
                                                  position: position(of: located.position)))
         }

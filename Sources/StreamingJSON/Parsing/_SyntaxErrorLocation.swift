@@ -4,16 +4,14 @@
 ///
 /// Measured on yajl 2.1: lexical errors inside strings, numbers and literals
 /// leave the offset *at* the offending byte; "invalid char" and invalid UTF-8
-/// leave it just past it; parse (grammar) errors leave it past the whole
-/// token that was not allowed, so we walk back to that token's first byte.
-/// Except after a value ("after array element", "after key and value",
-/// "trailing garbage"): there the rejected token is the first one after
-/// `valueEnd`, the end of the last value yajl reported. (yajl's own offset
-/// for "after key and value" has the token's length subtracted, and is 0
-/// when the token began in an earlier chunk.)
-func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow,
-                        atEnd: Bool, valueEnd: UInt64? = nil,
-                        allowsComments: Bool = false) -> (message: String, position: UInt64) {
+/// leave it just past it. For a parse (grammar) error the offset is the
+/// token's end in some states and its end less its length in others (for a
+/// string, without its quotes), clamped to the chunk's start when the token
+/// began in an earlier chunk; so the rejected token is found instead by
+/// lexing forward from `boundary`, the end of the last token yajl accepted
+/// (see `_rejectedTokenStart`).
+func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _ByteWindow, atEnd: Bool,
+                        boundary: _TokenBoundary, tokens: [_TokenStart]?) -> (message: String, position: UInt64) {
     let lexical = yajlMessage.hasPrefix("lexical error")
     var detail = Substring(yajlMessage)
     if let colon = detail.range(of: "error: ") { detail = detail[colon.upperBound...] }
@@ -54,16 +52,10 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
         return (message, index)
     }
 
-    let afterValue = detail.contains("after array element") || detail.contains("inside map")
-        || detail.contains("trailing garbage")
-    let index: UInt64
-    if afterValue, let valueEnd, let next = _nextTokenStart(from: valueEnd, in: window, allowsComments: allowsComments) {
-        index = next
-    } else {
-        // At the end, the rejected token is the one yajl could finish only there.
-        index = _tokenStart(endingAt: atEnd ? window.end : min(offset, window.end), in: window)
-    }
-    let found = byte(at: index)
+    let skipsSeparator = detail.contains("unallowed token") || detail.contains("invalid object key")
+    let token = _rejectedTokenStart(skipsSeparator: skipsSeparator, boundary: boundary, tokens: tokens)
+    let index = token?.offset ?? boundary.offset
+    let found = token.map { _describeByte($0.byte) } ?? byte(at: index)
     let expectation: String
     if detail.contains("after array element") {
         expectation = " (expected ',' or ']')"
@@ -83,29 +75,68 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
     return ("Unexpected character \(found)\(expectation)", index)
 }
 
-/// The first byte at or after `position` that is neither whitespace nor (when
-/// allowed) inside a comment; nil when the window does not reach that far.
-func _nextTokenStart(from position: UInt64, in window: _ByteWindow, allowsComments: Bool) -> UInt64? {
-    var index = position
-    while let byte = window[index] {
+/// Where the last token yajl accepted ends (tape.h), and whether a `,` or
+/// `:` may have been accepted after it (it is a key, or a value or closing
+/// bracket inside a container).
+struct _TokenBoundary {
+    let offset: UInt64
+    let separated: Bool
+}
+
+/// A token after a boundary: where it begins, and its first byte.
+typealias _TokenStart = (offset: UInt64, byte: UInt8)
+
+/// The first token after `boundary` (past whitespace and, with
+/// allowsComments, comments), and the one after it when the first is a `,`
+/// or `:`. Fewer when the window or 4 KiB end first; nil when the window no
+/// longer holds the bytes after the boundary (`_ElementStream` then uses
+/// what it found at the end of an earlier chunk).
+func _tokensAfter(_ boundary: UInt64, in window: _ByteWindow, allowsComments: Bool) -> [_TokenStart]? {
+    let limit = boundary + UInt64(_RecentBytes.capacity)
+    var index = boundary
+    if index < window.start && window.start <= 3 { index = window.start }  // after a byte order mark
+    guard index >= window.start else { return nil }
+    var tokens: [_TokenStart] = []
+    scan: while tokens.count < 2, index < limit, let byte = window[index] {
         if _isJSONWhitespace(byte) {
             index += 1
-        } else if allowsComments, byte == UInt8(ascii: "/"), let next = window[index + 1],
-                  next == UInt8(ascii: "*") || next == UInt8(ascii: "/") {
-            index += 2
-            if next == UInt8(ascii: "/") {
-                while let byte = window[index], byte != 0x0A { index += 1 }
-            } else {
-                while let byte = window[index], !(byte == UInt8(ascii: "*") && window[index + 1] == UInt8(ascii: "/")) {
-                    index += 1
-                }
-                index += 2
-            }
-        } else {
-            return index
+            continue
         }
+        if allowsComments, byte == UInt8(ascii: "/"), let kind = window[index + 1],
+           kind == UInt8(ascii: "*") || kind == UInt8(ascii: "/") {
+            index += 2
+            while true {  // to the comment's end
+                guard index < limit, let c = window[index] else { break scan }
+                index += 1
+                if kind == UInt8(ascii: "/") ? c == 0x0A : c == UInt8(ascii: "*") && window[index] == UInt8(ascii: "/") {
+                    if kind == UInt8(ascii: "*") { index += 1 }
+                    break
+                }
+            }
+            continue
+        }
+        tokens.append((index, byte))
+        guard byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":") else { break }
+        index += 1
     }
-    return nil
+    return tokens
+}
+
+/// The first byte of the token yajl rejected with a parse error: the first
+/// token after the boundary, or the second when the error says a value or
+/// key was expected and the first is the `,` or `:` accepted before it; the
+/// boundary itself when the tokens are not known.
+func _rejectedTokenStart(skipsSeparator: Bool, boundary: _TokenBoundary, tokens: [_TokenStart]?) -> _TokenStart? {
+    guard let tokens, let first = tokens.first else { return nil }
+    if skipsSeparator && boundary.separated && (first.byte == UInt8(ascii: ",") || first.byte == UInt8(ascii: ":")) {
+        return tokens.count > 1 ? tokens[1] : nil
+    }
+    return first
+}
+
+func _isWordByte(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
 }
 
 /// The first byte of the token that ends just before `end`.
@@ -175,27 +206,6 @@ func _wordTokenEnd(from start: UInt64, in window: _ByteWindow) -> UInt64? {
     }
 }
 
-/// The opening quote of the string that ends (closing quote included) just
-/// before `end`, looked for only in the 4 KiB before `end`, which the window
-/// always holds (the recent bytes before its chunk, and the chunk up to
-/// `end`): nil when it is further back, so that the answer does not depend on
-/// how the input was split.
-func _stringStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64? {
-    let limit = max(window.start, end - min(end, UInt64(_RecentBytes.capacity)))
-    guard end > limit, window[end - 1] == UInt8(ascii: "\"") else { return nil }
-    var index = end - 1
-    while index > limit {
-        index -= 1
-        guard window[index] == UInt8(ascii: "\"") else { continue }
-        var backslashes: UInt64 = 0
-        while index - backslashes > limit && window[index - backslashes - 1] == UInt8(ascii: "\\") {
-            backslashes += 1
-        }
-        if backslashes % 2 == 0 { return index }
-    }
-    return nil
-}
-
 /// The bytes around a syntax error: the chunk yajl was given and up to 4 KiB
 /// read before the current chunk. That chunk is usually the current one; for
 /// a long token held back (`CYajl/tape_feed.h`) it is the token's bytes,
@@ -235,5 +245,11 @@ struct _RecentBytes {
             bytes.append(contentsOf: chunk)
         }
         base = end - UInt64(bytes.count)
+    }
+
+    /// The bytes at offsets `start..<end`, when all of them are here.
+    func bytes(from start: UInt64, to end: UInt64) -> [UInt8]? {
+        guard start >= base, start <= end, end == base + UInt64(bytes.count) else { return nil }
+        return Array(bytes[Int(start - base)...])
     }
 }

@@ -38,9 +38,10 @@ enum _ParseOutcome {
     /// A tape callback stopped the parse: `SJ_ERROR_*`, where, and the kind of
     /// value found (for the target and path errors).
     case stopped(code: Int32, position: UInt64, foundKind: UInt8)
-    /// yajl rejected the input at absolute offset `position` (inside the
-    /// bytes of its last call, `_TapeParser.lastFed`).
-    case invalid(message: String, position: UInt64)
+    /// yajl rejected the input; `offset` is yajl's offset in the bytes of its
+    /// last call (`_TapeParser.lastFed`: the chunk, or a long token's bytes
+    /// held back), `boundary` the end of the last token it accepted (tape.h).
+    case invalid(message: String, offset: Int, boundary: _TokenBoundary)
 }
 
 /// The one owner of the C parser: allocation, configuration, feeding, status
@@ -104,6 +105,11 @@ final class _TapeParser {
         _ = cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
     }
 
+    /// The end of the last token yajl accepted (tape.h).
+    var boundary: _TokenBoundary {
+        _TokenBoundary(offset: state.pointee.boundary, separated: state.pointee.boundarySeparated != 0)
+    }
+
     /// Where the element being parsed began, if one is in progress.
     var elementInProgressStart: UInt64? {
         let p = state.pointee
@@ -151,13 +157,13 @@ final class _TapeParser {
             return .stopped(code: p.error, position: p.errorPosition, foundKind: UInt8(truncatingIfNeeded: p.errorKind))
         default:
             let handle = state.pointee.yajl
-            let position = state.pointee.fedBase + UInt64(yajl_get_bytes_consumed(handle))
+            let offset = Int(yajl_get_bytes_consumed(handle))
             var message = "invalid JSON"
             if let text = yajl_get_error(handle, 0, nil, 0) {
                 message = String(cString: text)
                 yajl_free_error(handle, text)
             }
-            return .invalid(message: message, position: position)
+            return .invalid(message: message, offset: offset, boundary: boundary)
         }
     }
 
@@ -184,10 +190,6 @@ final class _TapeParser {
     }
 
     var completedElements: UInt64 { state.pointee.completedElements }
-
-    /// Where the last value yajl reported ends: the token after it (past
-    /// whitespace) is the one an "after a value" syntax error rejects.
-    var valueEnd: UInt64 { state.pointee.valueEnd }
 }
 
 /// Byte strings laid out for C (`const unsigned char *const *` and
