@@ -355,3 +355,43 @@ import Testing
         #expect(try decoder.decode([String].self, from: Data(#"["short", "ok"]"#.utf8)) == ["short", "ok"])
     }
 }
+
+/// JSON Lines resynchronize the same way when the broken string was held
+/// back over several reads (tape_feed.h): the line after the error's line is
+/// read, however the input was split (found by fuzz target stream).
+@Suite struct HeldTokenResyncTests {
+    static func events(_ text: String, chunk: Int) -> [String] {
+        let feed = JSONElementFeed(of: JSONValue.self, format: .jsonLines)
+        var events: [String] = []
+        func record(_ call: () throws -> [JSONValue]) -> Bool {
+            do {
+                let values = try call()
+                events += values.map { "\($0)" }
+                return !values.isEmpty
+            } catch {
+                if case .dataCorrupted(let context) = error as? DecodingError,
+                   let syntax = context.underlyingError as? JSONSyntaxError {
+                    events.append("error at \(syntax.byteOffset)")
+                } else {
+                    events.append("\(error)")
+                }
+                return true
+            }
+        }
+        let bytes = Array(text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunk) {
+            _ = record { try feed.feed(bytes[start..<min(bytes.count, start + chunk)]) }
+        }
+        for _ in 0..<20 where record({ try feed.finish() }) {}
+        return events
+    }
+
+    @Test func theLineAfterABrokenHeldStringIsRead() {
+        let text = "[\"new\nline\"]\n[1]\n"
+        let whole = Self.events(text, chunk: .max)
+        #expect(whole == ["error at 5", "error at 6", "[1]"])
+        for chunk in [1, 2, 3, 4] {
+            #expect(Self.events(text, chunk: chunk) == whole, "chunk \(chunk)")
+        }
+    }
+}

@@ -355,6 +355,13 @@ final class _ElementStream {
             // The offending token may have begun in an earlier chunk: keep its
             // bytes (the recent ones) for a restart at it.
             let carried = errorIndex < 0 ? recent.bytes(from: errorOffset, to: base) : nil
+            // Or it was inside a long token held back (tape_feed.h): its bytes,
+            // up to this chunk, are still those yajl was given last.
+            var earlier = carried
+            let fed = parser.lastFed
+            if earlier == nil, errorIndex < 0, errorOffset >= fed.base, fed.base + UInt64(fed.bytes.count) == base {
+                earlier = Array(fed.bytes[Int(errorOffset - fed.base)...])
+            }
             recent = _RecentBytes()
             parser.restart()
             handleSawContent = false
@@ -379,6 +386,12 @@ final class _ElementStream {
                 var bytes = carried
                 bytes.append(contentsOf: chunk)
                 bytes.withUnsafeBytes { parseBody($0, from: 0, base: errorOffset) }
+                return
+            } else if errorIndex < 0, let earlier, let newline = earlier.firstIndex(of: 0x0A) {
+                // The error's line ended before this chunk: go on after it.
+                var bytes = Array(earlier[(newline + 1)...])
+                bytes.append(contentsOf: chunk)
+                bytes.withUnsafeBytes { parseBody($0, from: 0, base: errorOffset + UInt64(newline + 1)) }
                 return
             } else {
                 skipsToNextLine = true

@@ -71,6 +71,22 @@ public enum TypedModelCheck {
         }
     }
 
+    /// Whether the document holds a number literal with 16 or more integer
+    /// digits and a fraction or exponent (Foundation's lenient case above).
+    static func hasLargeFractionalNumber(_ data: Data) -> Bool {
+        var digits = 0
+        for byte in data {
+            if byte >= 0x30 && byte <= 0x39 {
+                digits += 1
+            } else if digits >= 16 && (byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e")) {
+                return true
+            } else {
+                digits = 0
+            }
+        }
+        return false
+    }
+
     public static func run(_ input: [UInt8]) throws -> Outcome {
         var reader = FuzzBytes(input)
         let strategies = Strategies(reader.next())
@@ -107,6 +123,11 @@ public enum TypedModelCheck {
             case (.value(let a), .failure(let error)):
                 throw FuzzViolation("StreamingJSONDecoder decoded \(a), JSONDecoder threw \(summary(error)): \(error)")
             case (.error(let a), .success(let value)):
+                // Foundation decodes a number beyond 2^53 with a fraction into an
+                // integer type, dropping the fraction; this package rejects every
+                // non-integral number there (as both reject 18.5): a known
+                // difference (README, Errors), not a finding.
+                if a.hasPrefix("dataCorrupted"), hasLargeFractionalNumber(data) { break }
                 throw FuzzViolation("StreamingJSONDecoder threw \(a), JSONDecoder decoded \(try canonical(value))")
             case (.error(let a), .failure(let error)):
                 let b = summary(error)
