@@ -123,6 +123,7 @@ static size_t sj_pending_end(sj_parser *p, const unsigned char *bytes, size_t le
             if (p->pendingState) p->pendingState = 0;  // the byte after a backslash
             else if (bytes[i] == '\\') p->pendingState = 1;
             else if (bytes[i] == '"') return i + 1;
+            else if (bytes[i] < 0x20) return i + 1;  // not allowed raw: yajl reports it now
         }
         return SIZE_MAX;
     case '/':

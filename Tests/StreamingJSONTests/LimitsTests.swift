@@ -395,3 +395,17 @@ import Testing
         }
     }
 }
+
+extension HeldTokenResyncTests {
+    /// A raw control character ends the hold at once, so a JSON Lines error in
+    /// a string still open at the end of the input is reported while reading,
+    /// and the lines after it are read (found by fuzz target stream).
+    @Test func aControlCharacterInAHeldStringIsReportedAtOnce() {
+        let text = "@\n[\"4a,\n,1\n[2]\n"
+        let whole = Self.events(text, chunk: .max)
+        #expect(whole.count == 4 && whole.last == "[2]", "\(whole)")
+        for chunk in [1, 2, 3, 5] {
+            #expect(Self.events(text, chunk: chunk) == whole, "chunk \(chunk)")
+        }
+    }
+}
