@@ -308,6 +308,8 @@ static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *byt
     yajl_status status = sj_parse_checked(p, bytes, unpaired, base);
     p->escState = SJ_ESC_NONE;
     if (status != yajl_status_ok) return status;
+    status = sj_feed_held(p);  // an error in the bytes held back comes first
+    if (status != yajl_status_ok) return status;
     // Reported where it shows, like every syntax error: the first byte that
     // no valid document could have there.
     sj_fail(p, SJ_ERROR_SURROGATE, base + unpaired);
@@ -342,6 +344,12 @@ static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
     yajl_status status = sj_feed_held(p);
     if (status != yajl_status_ok) return status;
     return sj_feed(p, bytes, length, base, 1);
+}
+
+/// Hands yajl the bytes of a token held back, before an error found after
+/// them is reported (an error in them comes first).
+static inline yajl_status sj_parser_flush_held(sj_parser *p) {
+    return sj_feed_held(p);
 }
 
 /// Ends the input, which is `end` bytes long.

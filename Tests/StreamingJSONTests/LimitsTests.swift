@@ -409,3 +409,19 @@ extension HeldTokenResyncTests {
         }
     }
 }
+
+extension HeldTokenResyncTests {
+    /// An error inside a string held back comes before one found after it
+    /// (a raw vertical tab, an unpaired surrogate), as with the input in one
+    /// piece (found by fuzz target stream).
+    @Test func errorsInHeldBytesComeFirst() {
+        for text in ["[\"\\uFFsyntax error and more text\u{0B}\"]\n", "[\"a\\q long string\\uD800x\"]\n",
+                     "[\"\\uFFsyntax\", \"x\\uDC00\"]\n"] {
+            let whole = Self.events(text, chunk: .max)
+            #expect(whole.first == "error at 6" || whole.first == "error at 4", "\(whole)")
+            for chunk in [1, 2, 3] {
+                #expect(Self.events(text, chunk: chunk) == whole, "\(text) chunk \(chunk)")
+            }
+        }
+    }
+}

@@ -325,7 +325,10 @@ final class _ElementStream {
                     tokensAfterBoundary = (boundary, tokens)
                 }
                 recent.append(body, base: base + UInt64(start))
-                if end < chunk.count {
+                if end < chunk.count, case let held = parser.flushHeld(), !held.isOK {
+                    let fed = parser.lastFed  // an error in a long token held back comes first
+                    error = syntaxError(held, chunk: fed.bytes, base: fed.base)
+                } else if end < chunk.count {
                     error = decodingError(JSONSyntaxError(
                         message: "Unexpected character \(_describeByte(chunk[end]))",
                         position: position(of: base + UInt64(end))))

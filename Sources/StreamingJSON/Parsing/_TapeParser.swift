@@ -44,6 +44,10 @@ enum _ParseOutcome {
     case invalid(message: String, offset: Int, boundary: _TokenBoundary)
 }
 
+extension _ParseOutcome {
+    var isOK: Bool { if case .ok = self { true } else { false } }
+}
+
 /// The one owner of the C parser: allocation, configuration, feeding, status
 /// checks and the tape's memory. Everything else reads the tape through
 /// `tokens` and `arena`, which move when the tape grows or is compacted.
@@ -140,6 +144,12 @@ final class _TapeParser {
     var openTokenStart: UInt64? {
         let start = state.pointee.pendingStart
         return start == UInt64.max ? nil : start
+    }
+
+    /// Hands yajl the bytes of a long token held back (tape_feed.h), so that
+    /// an error in them is reported before one found after them.
+    func flushHeld() -> _ParseOutcome {
+        check(sj_parser_flush_held(state))
     }
 
     /// Ends the input, `end` bytes long: yajl reports truncation only here.
