@@ -131,6 +131,8 @@ public enum TypedModelCheck {
                 throw FuzzViolation("StreamingJSONDecoder threw \(a), JSONDecoder decoded \(try canonical(value))")
             case (.error(let a), .failure(let error)):
                 let b = summary(error)
+                // Foundation, lenient there (see above), fails later in the document.
+                if a.hasPrefix("dataCorrupted"), hasLargeFractionalNumber(data) { break }
                 try require(sameError(a, b), "StreamingJSONDecoder threw \(a), JSONDecoder \(b)")
             }
         }
