@@ -85,6 +85,8 @@ import Testing
         "field-chain": "compile error: syntax error: nested deeper than 256 levels at column 513",
         "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1014",
         "negations": "compile error: syntax error: nested deeper than 256 levels at column 257",
+        // A NaN output (written null) compared unequal to itself in the check.
+        "nan-output-on-projected-members": "[null]",  // 1.|33----0----nan----331e10: NaN
         // "a" * 1e300 used to trap converting the count.
         "string-repeat-past-int-range": "[] then Repeat string result too long",
     ]
