@@ -396,8 +396,16 @@ extension DecoderBehaviourTests {
             #expect(context.underlyingError == nil)
             #expect(context.debugDescription.contains("1e400"))
         }
-        // Tiny values underflow to zero, as in Foundation.
-        #expect(try StreamingJSONDecoder().decode(Double.self, from: Self.json("1e-400")) == 0)
+        // A nonzero literal that rounds to zero is refused too, as Foundation's
+        // JSONDecoder refuses it (swift-foundation, measured with Swift 6.3.1;
+        // JSONSerialization reads it as 0). Zero written any way is zero.
+        #expect(Self.caught { _ = try StreamingJSONDecoder().decode(Reading.self, from: Self.json(#"{"value": 1e-400}"#)) }
+                == ErrorInfo("dataCorrupted", ["value"]))
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Reading.self, from: Self.json(#"{"value": 1e-400}"#)) }
+        #expect(Self.caught { _ = try StreamingJSONDecoder().decode(Float.self, from: Self.json("-1e-50")) }
+                == ErrorInfo("dataCorrupted", []))
+        #expect(try StreamingJSONDecoder().decode([Double].self, from: Self.json("[0e-400, -0.000e5, 5e-324]"))
+                == [0, 0, 5e-324])
     }
 
     // MARK: 11. Options

@@ -71,6 +71,10 @@ import Testing
         "number-out-of-range-coding-path": "dataCorrupted at [count]",
         // Foundation lists a dictionary's keys in hash order: its first bad key may differ.
         "dictionary-keys-in-document-order": "typeMismatch at [byIndex, founded]",
+        // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
+        "double-underflow": "dataCorrupted at [brewery, location, 0]",
+        // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.
+        "fraction-past-2-53-into-uint64": "dataCorrupted at [count]",
     ]
 
     static let filter: [String: String] = [
@@ -85,6 +89,8 @@ import Testing
         "field-chain": "compile error: syntax error: nested deeper than 256 levels at column 513",
         "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1014",
         "negations": "compile error: syntax error: nested deeper than 256 levels at column 257",
+        // A NaN output (written null) compared unequal to itself in the check.
+        "nan-output-on-projected-members": "[null]",  // 1.|33----0----nan----331e10: NaN
         // "a" * 1e300 used to trap converting the count.
         "string-repeat-past-int-range": "[] then Repeat string result too long",
     ]

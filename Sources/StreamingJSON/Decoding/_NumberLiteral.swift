@@ -132,3 +132,13 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
 private func _parseDoubleSlowly(_ text: UnsafeBufferPointer<UInt8>) -> Double {
     Double(String(decoding: text, as: UTF8.self)) ?? .nan
 }
+
+/// Whether a literal denotes zero (every digit before its exponent is 0),
+/// as opposed to a nonzero value too small for a Double or Float.
+func _isZeroLiteral(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    for byte in text {
+        if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
+        if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
+    }
+    return true
+}

@@ -54,7 +54,8 @@ extension _TapeDecoder {
             if token.kind == _Kind.number {
                 let text = bytes(of: token)
                 let value = _parseDouble(text)
-                if value.isFinite { return value }
+                // Like an overflow, a literal that rounds to zero is refused, as Foundation does.
+                if value.isFinite && (value != 0 || _isZeroLiteral(text)) { return value }
                 throw dataCorrupted("Number \(String(decoding: text, as: UTF8.self)) is not representable as Double",
                                     at: index, path: path())
             }
@@ -68,7 +69,9 @@ extension _TapeDecoder {
             let token = stream.parser.tokens[local]
             if token.kind == _Kind.number {
                 let text = String(decoding: bytes(of: token), as: UTF8.self)
-                if let value = Float(text), value.isFinite { return value }
+                if let value = Float(text), value.isFinite && (value != 0 || _isZeroLiteral(bytes(of: token))) {
+                    return value
+                }
                 throw dataCorrupted("Number \(text) is not representable as Float", at: index, path: path())
             }
             if token.kind == _Kind.string, let value = nonConforming(token, Float.self) { return value }
