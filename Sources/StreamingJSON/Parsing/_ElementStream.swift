@@ -428,8 +428,9 @@ final class _ElementStream {
             }
             throw decodingError(JSONSyntaxError(message: "Unexpected end of input",
                                                 position: position(of: inputOffset)))
-        case .invalid(_, let offset, _) where parser.lastFed.base + UInt64(offset) < inputOffset:
-            // In the bytes of a long token, held back until the end.
+        case .invalid where parser.lastFed.bytes.count > 0:
+            // In the bytes of a long token, held back until the end (yajl's
+            // end of input leaves nothing fed); the error may be at its last byte.
             let fed = parser.lastFed
             throw syntaxError(outcome, chunk: fed.bytes, base: fed.base)
         default:
