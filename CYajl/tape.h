@@ -74,7 +74,8 @@ enum {
     SJ_ERROR_MEMORY = 7,           // allocation failed
     SJ_ERROR_TOO_LARGE = 8,        // an element needs more than 4 G tokens or arena bytes
     SJ_ERROR_COMMENT_LENGTH = 9,   // a comment longer than maxStringLength
-    SJ_ERROR_SURROGATE = 10        // a \u escape of an unpaired UTF-16 surrogate
+    SJ_ERROR_SURROGATE = 10,       // a \u escape of an unpaired UTF-16 surrogate
+    SJ_ERROR_UTF8 = 11             // a UTF-8 form yajl lets through: overlong, surrogate, past U+10FFFF
 };
 
 #define SJ_NO_POSITION UINT64_MAX
@@ -169,6 +170,10 @@ typedef struct sj_parser {
     unsigned char escState, escDigits;
     unsigned int escUnit;
     uint64_t escStart;
+    // Strict UTF-8 (tape_feed.h): a lead byte whose next byte decides
+    // whether the sequence is allowed, seen as the last byte of a chunk (0:
+    // none); utf8Bad why the form was refused (SJ_UTF8_*), for the message.
+    unsigned char utf8Lead, utf8Bad;
     // The bytes of the last yajl_parse call, for locating its errors.
     const unsigned char *fed;
     size_t fedLength;

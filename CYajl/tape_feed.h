@@ -39,6 +39,16 @@
 // The search does not know where strings are: a backslash outside one is a
 // syntax error anyway, and with comments allowed, a \u escape of a lone
 // surrogate written inside a comment is rejected too.
+//
+// Strict UTF-8
+// ------------
+// yajl's lexer checks only the shape of a UTF-8 sequence (a lead byte and
+// its continuation bytes), so it lets through overlong forms (C0 80 for
+// U+0000), encoded surrogates (ED A0 80) and code points past U+10FFFF
+// (F4 90 80 80, F5..F7 leads), which Swift would then turn into U+FFFD.
+// The same pass over each chunk (sj_check_utf8) stops at the first byte that
+// shows such a form; like an unpaired surrogate, it is reported after any
+// error yajl finds before it. Forms yajl rejects itself are left to it.
 #ifndef CYAJL_TAPE_FEED_H
 #define CYAJL_TAPE_FEED_H
 
@@ -109,6 +119,7 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->notedStart = SJ_NO_POSITION;
     p->resumeFrom = 0;
     p->escState = 0;
+    p->utf8Lead = 0;
     sj_forget_pending(p);
 }
 
@@ -294,6 +305,53 @@ static size_t sj_check_escapes(sj_parser *p, const unsigned char *bytes, size_t 
     return SIZE_MAX;
 }
 
+// MARK: - Strict UTF-8
+
+/// Why a UTF-8 form is refused (utf8Bad).
+enum { SJ_UTF8_OVERLONG = 1, SJ_UTF8_SURROGATE = 2, SJ_UTF8_PAST_MAX = 3 };
+
+/// Whether `next`, a continuation byte after `lead`, makes the sequence one
+/// that valid UTF-8 does not have: the reason, or 0.
+static inline int sj_utf8_second_bad(unsigned char lead, unsigned char next) {
+    switch (lead) {
+    case 0xE0: return next >= 0x80 && next <= 0x9F ? SJ_UTF8_OVERLONG : 0;
+    case 0xED: return next >= 0xA0 && next <= 0xBF ? SJ_UTF8_SURROGATE : 0;  // U+D800..U+DFFF
+    case 0xF0: return next >= 0x80 && next <= 0x8F ? SJ_UTF8_OVERLONG : 0;
+    case 0xF4: return next >= 0x90 && next <= 0xBF ? SJ_UTF8_PAST_MAX : 0;
+    default: return 0;
+    }
+}
+
+/// Returns the index of the first byte in `bytes` that shows a UTF-8 form
+/// yajl would accept but valid UTF-8 does not have (the reason in
+/// utf8Bad), or SIZE_MAX. ASCII is skipped eight bytes at a time.
+static size_t sj_check_utf8(sj_parser *p, const unsigned char *bytes, size_t length) {
+    size_t i = 0;
+    if (p->utf8Lead && length) {
+        unsigned char lead = p->utf8Lead;
+        p->utf8Lead = 0;
+        if ((p->utf8Bad = (unsigned char)sj_utf8_second_bad(lead, bytes[0]))) return 0;
+    }
+    while (i < length) {
+        if (length - i >= 8) {
+            uint64_t word;
+            memcpy(&word, bytes + i, 8);
+            if (!(word & 0x8080808080808080ULL)) { i += 8; continue; }
+        }
+        unsigned char c = bytes[i];
+        if (c >= 0xC0) {
+            if (c <= 0xC1) { p->utf8Bad = SJ_UTF8_OVERLONG; return i; }
+            if (c >= 0xF5 && c <= 0xF7) { p->utf8Bad = SJ_UTF8_PAST_MAX; return i; }
+            if (c == 0xE0 || c == 0xED || c == 0xF0 || c == 0xF4) {
+                if (i + 1 == length) { p->utf8Lead = c; return SIZE_MAX; }
+                if ((p->utf8Bad = (unsigned char)sj_utf8_second_bad(c, bytes[i + 1]))) return i + 1;
+            }
+        }
+        i++;
+    }
+    return SIZE_MAX;
+}
+
 // MARK: - Feeding
 
 static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
@@ -303,16 +361,19 @@ static yajl_status sj_parse_checked(sj_parser *p, const unsigned char *bytes,
 static inline yajl_status sj_parser_parse(sj_parser *p, const unsigned char *bytes,
                                           size_t length, uint64_t base) {
     size_t unpaired = sj_check_escapes(p, bytes, length, base);
-    if (unpaired == SIZE_MAX) return sj_parse_checked(p, bytes, length, base);
+    size_t badUTF8 = sj_check_utf8(p, bytes, unpaired == SIZE_MAX ? length : unpaired);
+    if (unpaired == SIZE_MAX && badUTF8 == SIZE_MAX) return sj_parse_checked(p, bytes, length, base);
+    size_t stop = badUTF8 != SIZE_MAX ? badUTF8 : unpaired;
     // yajl gets what comes before: a syntax error there is reported first.
-    yajl_status status = sj_parse_checked(p, bytes, unpaired, base);
+    yajl_status status = sj_parse_checked(p, bytes, stop, base);
     p->escState = SJ_ESC_NONE;
+    p->utf8Lead = 0;
     if (status != yajl_status_ok) return status;
     status = sj_feed_held(p);  // an error in the bytes held back comes first
     if (status != yajl_status_ok) return status;
     // Reported where it shows, like every syntax error: the first byte that
     // no valid document could have there.
-    sj_fail(p, SJ_ERROR_SURROGATE, base + unpaired);
+    sj_fail(p, badUTF8 != SIZE_MAX ? SJ_ERROR_UTF8 : SJ_ERROR_SURROGATE, base + stop);
     return yajl_status_client_canceled;
 }
 

@@ -500,6 +500,12 @@ final class _ElementStream {
             return unit >= 0xDC00
                 ? "Invalid \\u escape in string: \(escape) is a low surrogate without a high surrogate before it"
                 : "Invalid \\u escape in string: \(escape) is a high surrogate not followed by a \\u escape of a low surrogate"
+        case SJ_ERROR_UTF8:
+            switch Int(parser?.invalidUTF8Reason ?? 0) {
+            case SJ_UTF8_SURROGATE: return "Invalid UTF-8: an encoded UTF-16 surrogate (U+D800 to U+DFFF)"
+            case SJ_UTF8_PAST_MAX: return "Invalid UTF-8: a code point past U+10FFFF"
+            default: return "Invalid UTF-8: an overlong encoding"
+            }
         case SJ_ERROR_COMMENT_LENGTH:
             return "Comment longer than \(limits.maxStringLength) bytes (maxStringLength)"
         case SJ_ERROR_NOT_ARRAY:

@@ -140,6 +140,9 @@ final class _TapeParser {
     /// (`SJ_ERROR_SURROGATE`).
     var unpairedSurrogate: UInt16 { UInt16(truncatingIfNeeded: state.pointee.escUnit) }
 
+    /// Why the last UTF-8 sequence refused was refused (`SJ_ERROR_UTF8`, `SJ_UTF8_*`).
+    var invalidUTF8Reason: UInt8 { state.pointee.utf8Bad }
+
     /// Where the token that the last chunk ended inside of begins, if one is open.
     var openTokenStart: UInt64? {
         let start = state.pointee.pendingStart
