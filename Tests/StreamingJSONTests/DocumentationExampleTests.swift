@@ -310,18 +310,13 @@ import Testing
     @Test func migrationMessages() throws {
         let decoder = StreamingJSONDecoder()
         func message(_ body: () throws -> Any) -> String {
-            do {
-                _ = try body()
-                return "no error"
-            } catch let DecodingError.dataCorrupted(context) {
+            let outcome = Result { try body() }
+            guard case .failure(let error) = outcome else { return "no error" }
+            switch error as? DecodingError {
+            case .dataCorrupted(let context)?, .keyNotFound(_, let context)?,
+                 .valueNotFound(_, let context)?, .typeMismatch(_, let context)?:
                 return context.debugDescription
-            } catch let DecodingError.keyNotFound(_, context) {
-                return context.debugDescription
-            } catch let DecodingError.valueNotFound(_, context) {
-                return context.debugDescription
-            } catch let DecodingError.typeMismatch(_, context) {
-                return context.debugDescription
-            } catch {
+            default:
                 return "\(error)"
             }
         }
