@@ -74,6 +74,8 @@ import Testing
         "number-out-of-range-coding-path": "dataCorrupted at [count]",
         // Foundation lists a dictionary's keys in hash order: its first bad key may differ.
         "dictionary-keys-in-document-order": "typeMismatch at [byIndex, founded]",
+        // The same with an empty key first: the check's path split dropped it.
+        "dictionary-empty-key-first": "typeMismatch at [byIndex, ]",
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.

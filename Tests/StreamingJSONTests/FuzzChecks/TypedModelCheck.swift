@@ -221,7 +221,9 @@ public enum TypedModelCheck {
         if ours == theirs { return true }
         func split(_ summary: String) -> (kind: Substring, path: [Substring]) {
             let parts = summary.split(separator: " at [", maxSplits: 1)
-            return (parts[0], parts.count > 1 ? parts[1].dropLast().split(separator: ", ") : [])
+            // An empty key is a path component too ("[byIndex, ]"); "[]" is no path.
+            let inside = parts.count > 1 ? parts[1].dropLast() : ""
+            return (parts[0], inside.isEmpty ? [] : inside.split(separator: ", ", omittingEmptySubsequences: false))
         }
         let a = split(ours), b = split(theirs)
         guard a.kind == b.kind else { return false }
