@@ -96,6 +96,10 @@ import Testing
         "field-chain": "compile error: syntax error: nested deeper than 256 levels at column 513",
         "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1014",
         "negations": "compile error: syntax error: nested deeper than 256 levels at column 257",
+        // select(.brewery <= {"…", "…\(.name, 3, .i)…", …}): the interpolated
+        // shorthand keys' generators ran again for their values, a product that
+        // took 23 s where jq takes 40 ms (a timeout of the 15-minute run).
+        "shorthand-interpolated-keys-product": "[]",
         // A NaN output (written null) compared unequal to itself in the check.
         "nan-output-on-projected-members": "[null]",  // 1.|33----0----nan----331e10: NaN
         // "a" * 1e300 used to trap converting the count.

@@ -41,7 +41,10 @@ enum _Demand: Equatable, Sendable {
         case .object(let entries):
             return entries.reduce(_Demand.none) { demand, entry in
                 var result = demand.union(of(entry.value, output: .whole))
-                if case .computed(let key) = entry.key { result = result.union(of(key, output: .whole)) }
+                switch entry.key {
+                case .computed(let key), .computedMember(let key): result = result.union(of(key, output: .whole))
+                case .name: break
+                }
                 return result
             }
         case .string(let pieces, _):

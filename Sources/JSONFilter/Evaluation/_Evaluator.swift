@@ -269,6 +269,18 @@ struct _Evaluator {
                 }
                 try withKey(name)
             }
+        case .computedMember(let filter):
+            // The key once, then its member: not the key's generator again.
+            try evaluate(filter, input, env) { key in
+                guard case .string(let name) = key else {
+                    throw JSONFilterError(message: "Object keys must be strings")
+                }
+                try evaluate(.index(.identity, .literal(key)), input, env) { value in
+                    var next = object
+                    next[name] = value
+                    try construct(entries, at: index + 1, next, input, env, emit)
+                }
+            }
         }
     }
 }

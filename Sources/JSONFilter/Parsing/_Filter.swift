@@ -56,6 +56,11 @@ enum _ObjectKey: Sendable {
     case name(String)
     /// `(f)` or an interpolated string: each output is a key.
     case computed(_Filter)
+    /// An interpolated string with no value (`{"\(f)"}`): each output is a
+    /// key, and its value that member of the input (`.[key]`). The key is
+    /// evaluated once per output, as jq does; the entry's value filter
+    /// (`.[f]`) is kept for the demand analysis only.
+    case computedMember(_Filter)
 }
 
 enum _ArithmeticOperator: String, Sendable {

@@ -459,7 +459,7 @@ struct _Parser {
         }
         while true {
             let token = peek
-            let key: _ObjectKey
+            var key: _ObjectKey
             var shorthand: _Filter
             switch token.kind {
             case .identifier(let name):
@@ -476,7 +476,7 @@ struct _Parser {
                 if case .literal(.string(let name)) = filter {
                     key = .name(name)
                 } else {
-                    key = .computed(filter)
+                    key = .computedMember(filter)
                 }
                 shorthand = .index(.identity, filter)
             case .format(let name):
@@ -485,7 +485,7 @@ struct _Parser {
                 guard case .string(let pieces) = peek.kind else { throw unexpected(expecting: "string") }
                 let column = advance().column
                 let filter = try stringFilter(pieces, column: column, format: name)
-                key = .computed(filter)
+                key = .computedMember(filter)
                 shorthand = .index(.identity, filter)
             case .number:
                 throw JSONFilterError(message: "object keys must be strings", column: token.column)
@@ -502,6 +502,7 @@ struct _Parser {
             if isSymbol(":") {
                 _ = advance()
                 shorthand = try objectValue()
+                if case .computedMember(let filter) = key { key = .computed(filter) }
             }
             entries.append((key, shorthand))
             if isSymbol(",") {
