@@ -76,6 +76,9 @@ import Testing
         "dictionary-keys-in-document-order": "typeMismatch at [byIndex, founded]",
         // The same with an empty key first: the check's path split dropped it.
         "dictionary-empty-key-first": "typeMismatch at [byIndex, ]",
+        // [Int: String] with keys "0" and "-0": the later in the document wins
+        // here; Foundation's pick follows its hash order, different each run.
+        "integer-keys-zero-and-minus-zero": #"value containing "byIndex":{"0":"minus two"}"#,
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.
@@ -129,9 +132,12 @@ import Testing
 
     @Test(arguments: typed.keys.sorted())
     func typedInput(_ name: String) throws {
+        let expected = Self.typed[name] ?? ""
         switch try TypedModelCheck.run(Self.input("typed", name)) {
-        case .value(let value): Issue.record("decoded \(value)")
-        case .error(let summary): #expect(summary == Self.typed[name])
+        case .value(let value):
+            let prefix = "value containing "
+            #expect(expected.hasPrefix(prefix) && value.contains(expected.dropFirst(prefix.count)), "decoded \(value)")
+        case .error(let summary): #expect(summary == expected)
         }
     }
 

@@ -120,6 +120,11 @@ public enum TypedModelCheck {
             switch (outcome, theirs) {
             case (.value(let a), .success(let value)):
                 let b = try canonical(value)
+                // Two keys of an [Int: …] dictionary that are the same number
+                // ("0" and "-0"): this package keeps the later in the document,
+                // Foundation the later in its hash order, which changes from run
+                // to run. Not a finding.
+                if a != b, hasCollidingIntegerKeys(document!) { break }
                 try require(a == b, "StreamingJSONDecoder decoded \(a), JSONDecoder \(b)")
             case (.value(let a), .failure(let error)):
                 throw FuzzViolation("StreamingJSONDecoder decoded \(a), JSONDecoder threw \(summary(error)): \(error)")
@@ -204,6 +209,21 @@ public enum TypedModelCheck {
         guard case .number(let number) = value, let literal = number.literal,
               literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return false }
         return number.double.magnitude >= 0x1p53 && number.double.rounded() == number.double
+    }
+
+    /// Whether an object in `value` has two keys that `Int(_:)` reads as the
+    /// same integer.
+    static func hasCollidingIntegerKeys(_ value: JSONValue) -> Bool {
+        switch value {
+        case .array(let elements):
+            return elements.contains(where: hasCollidingIntegerKeys)
+        case .object(let object):
+            var seen = Set<Int>()
+            for key in object.keys { if let number = Int(key), !seen.insert(number).inserted { return true } }
+            return object.values.contains(where: hasCollidingIntegerKeys)
+        default:
+            return false
+        }
     }
 
     /// `snake_case` as `convertFromSnakeCase` reads it, for the model's keys.
