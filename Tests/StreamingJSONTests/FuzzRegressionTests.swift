@@ -83,6 +83,8 @@ import Testing
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.
         "fraction-past-2-53-into-uint64": "dataCorrupted at [count]",
+        // "count": 18e-6744073709551615: Foundation decodes 0 into a UInt64, this package refuses it.
+        "underflow-into-uint64": "dataCorrupted at [count]",
         // The same leniency of Foundation's, then a missing key later on.
         "large-fraction-then-missing-key": "dataCorrupted at [count]",
     ]

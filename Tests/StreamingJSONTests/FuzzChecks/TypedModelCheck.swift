@@ -188,8 +188,9 @@ public enum TypedModelCheck {
     /// Whether this package refused a number that Foundation truncates: a
     /// literal with a fraction past 2^53 (18446744073709551.615), whose
     /// nearest Double is integral, goes into an integer type in Foundation,
-    /// cut to its integral part; this package refuses any literal that is
-    /// not integral (as Foundation refuses 18.5).
+    /// cut to its integral part, and one that underflows (18e-400) goes in as
+    /// 0; this package refuses any literal that is not integral (as
+    /// Foundation refuses 18.5).
     static func isTruncatedByFoundation<T>(_ result: Result<T, any Error>, in document: JSONValue) -> Bool {
         guard case .failure(let error) = result, case .dataCorrupted(let context)? = error as? DecodingError else {
             return false
@@ -208,7 +209,10 @@ public enum TypedModelCheck {
         }
         guard case .number(let number) = value, let literal = number.literal,
               literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return false }
-        return number.double.magnitude >= 0x1p53 && number.double.rounded() == number.double
+        if number.double.magnitude >= 0x1p53 && number.double.rounded() == number.double { return true }
+        // A nonzero literal that underflows to 0 as a Double (18e-400): Foundation gives 0.
+        let mantissa = literal.prefix { $0 != "e" && $0 != "E" }
+        return number.double == 0 && mantissa.contains { ("1"..."9").contains($0) }
     }
 
     /// Whether an object in `value` has two keys that `Int(_:)` reads as the
