@@ -38,6 +38,27 @@ import Testing
         #expect(throws: JSONFilterError.self) { try run(#"{"\(.)"}"#, "1") }
     }
 
+    /// A long literal list compiles (it used to count one nesting level per
+    /// comma, and 300 items were "nested deeper than 256 levels").
+    @Test func longCommaListsCompile() throws {
+        let items = (0..<5_000).map(String.init)
+        #expect(try run("[\(items.joined(separator: ", "))] | length", "null") == ["5000"])
+        #expect(try run("[\(items.prefix(40).joined(separator: ","))] == [range(40)]", "null") == ["true"])
+        #expect(try run("(1, 2), 3, (4, (5, 6))", "null") == ["1", "2", "3", "4", "5", "6"])
+    }
+
+    /// Recursion deeper than the stack allows is a runtime error, not a crash
+    /// (a fuzzed chain of nested operands overflowed the stack; so did
+    /// `recurse(f)` twenty thousand levels down). Moderate depths still run.
+    @Test func recursionPastTheStackIsAnError() throws {
+        #expect(try run("[recurse(if . < 50 then . + 1 else empty end)] | length", "0") == ["51"])
+        let error = #expect(throws: JSONFilterError.self) {
+            try run("[recurse(if . < 1000000 then . + 1 else empty end)] | length", "0")
+        }
+        #expect(error?.message.hasPrefix("Filter recursion too deep") == true)
+        #expect(error?.isCompileError == false)
+    }
+
     @Test func numbersPassedThroughKeepTheirText() throws {
         let big = "123456789012345678901234567890"
         #expect(try run(".a, .b, .c", #"{"a":\#(big),"b":1.50,"c":1e2}"#) == [big, "1.50", "1e2"])

@@ -1,3 +1,4 @@
+import COniguruma
 import StreamingJSON
 
 /// Variables in scope: `--arg`/`--argjson` values and `as $x` bindings.
@@ -40,6 +41,14 @@ struct _Evaluator {
         }
     }
 
+    /// Deep recursion (`recurse(f)` thousands of levels down, operators whose
+    /// operands each nest) reached the guard in COniguruma/stack_guard.h: a
+    /// runtime error, where it used to be a crash.
+    @inline(never)
+    static func stackExhausted() -> JSONFilterError {
+        JSONFilterError(message: "Filter recursion too deep: the evaluator's stack is nearly used up")
+    }
+
     /// An output callback, opaque to closure specialization (see `evaluate`).
     struct _Emit {
         let call: (JSONValue) throws -> Void
@@ -48,6 +57,7 @@ struct _Evaluator {
     @inline(never)
     private static func _evaluate(_ filter: _Filter, _ input: JSONValue, _ env: _Environment,
                                   _ sink: _Emit) throws {
+        if sj_stack_exhausted() != 0 { throw _Evaluator.stackExhausted() }
         let emit = sink.call
         switch filter {
         case .identity:

@@ -112,16 +112,22 @@ struct _Parser {
         return left
     }
 
+    /// `a, b, c, …`: a balanced tree, so that a long list (`[1, 2, …, 5000]`)
+    /// nests about log₂ n levels, not n. `,` is associative: the order of the
+    /// outputs is the same for any grouping.
     private mutating func comma() throws -> _Filter {
-        let outer = nesting
-        defer { nesting = outer }
-        var left = try alternative()
+        var items = [try alternative()]
         while isSymbol(",") {
             _ = advance()
-            try deeper()
-            left = .comma(left, try alternative())
+            items.append(try alternative())
         }
-        return left
+        return Self.balancedComma(items[...])
+    }
+
+    private static func balancedComma(_ items: ArraySlice<_Filter>) -> _Filter {
+        if items.count == 1 { return items.first! }
+        let middle = items.startIndex + items.count / 2
+        return .comma(balancedComma(items[..<middle]), balancedComma(items[middle...]))
     }
 
     private mutating func alternative() throws -> _Filter {

@@ -72,8 +72,15 @@ public enum TypedModelCheck {
     }
 
     /// Whether the document holds a number literal with 16 or more integer
-    /// digits and a fraction or exponent (Foundation's lenient case above).
+    /// digits and a fraction or exponent, or a negative exponent of 300 or
+    /// more, which may underflow (Foundation's lenient cases above).
     static func hasLargeFractionalNumber(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        for index in bytes.indices where bytes[index] | 0x20 == UInt8(ascii: "e")
+            && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "-") {
+            let exponent = bytes[(index + 2)...].prefix { $0 >= 0x30 && $0 <= 0x39 }
+            if exponent.count > 3 || (exponent.count == 3 && exponent.first! >= UInt8(ascii: "3")) { return true }
+        }
         var digits = 0
         for byte in data {
             if byte >= 0x30 && byte <= 0x39 {
