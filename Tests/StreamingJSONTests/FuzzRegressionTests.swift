@@ -74,6 +74,8 @@ import Testing
         "number-out-of-range-coding-path": "dataCorrupted at [count]",
         // Foundation lists a dictionary's keys in hash order: its first bad key may differ.
         "dictionary-keys-in-document-order": "typeMismatch at [byIndex, founded]",
+        // A dictionary key holding ", " and "]": the check split the path on it.
+        "dictionary-key-with-comma": "typeMismatch at [byIndex, f$ounded]",
         // The same with an empty key first: the check's path split dropped it.
         "dictionary-empty-key-first": "typeMismatch at [byIndex, ]",
         // [Int: String] with keys "0" and "-0": the later in the document wins
