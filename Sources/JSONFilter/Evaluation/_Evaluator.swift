@@ -285,11 +285,9 @@ struct _Evaluator {
                 guard case .string(let name) = key else {
                     throw JSONFilterError(message: "Object keys must be strings")
                 }
-                try evaluate(.index(.identity, .literal(key)), input, env) { value in
-                    var next = object
-                    next[name] = value
-                    try construct(entries, at: index + 1, next, input, env, emit)
-                }
+                var next = object
+                next[name] = try _Access.index(input, key)
+                try construct(entries, at: index + 1, next, input, env, emit)
             }
         }
     }
