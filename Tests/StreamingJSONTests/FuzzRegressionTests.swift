@@ -78,6 +78,8 @@ import Testing
         "dictionary-key-with-comma": "typeMismatch at [byIndex, f$ounded]",
         // "id": -9223372036854775808.00 is Int.min exactly: decoded here, refused by Foundation.
         "int-min-with-zero-fraction": #"value containing "id":-9223372036854775808"#,
+        // The same, then a type mismatch: Foundation stops at the first ("dataCorrupted at []").
+        "int-min-with-zero-fraction-then-type-mismatch": "typeMismatch at [abv]",
         // The same with an empty key first: the check's path split dropped it.
         "dictionary-empty-key-first": "typeMismatch at [byIndex, ]",
         // [Int: String] with keys "0" and "-0": the later in the document wins

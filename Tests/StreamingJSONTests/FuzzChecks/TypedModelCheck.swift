@@ -169,6 +169,9 @@ public enum TypedModelCheck {
                 let b = summary(error)
                 // Foundation, lenient there (see above), fails later in the document.
                 if a.hasPrefix("dataCorrupted"), hasLargeFractionalNumber(data) { break }
+                // Foundation refuses -9223372036854775808.00 (see above) before
+                // this package, which decodes it, fails further on.
+                if b == "dataCorrupted at []", hasLongIntegralFraction(data) { break }
                 try require(sameError(a, b), "StreamingJSONDecoder threw \(a), JSONDecoder \(b)")
             }
         }
