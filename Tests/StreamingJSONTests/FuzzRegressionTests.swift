@@ -91,6 +91,8 @@ import Testing
         "fraction-past-2-53-into-uint64": "dataCorrupted at [count]",
         // "count": 18e-6744073709551615: Foundation decodes 0 into a UInt64, this package refuses it.
         "underflow-into-uint64": "dataCorrupted at [count]",
+        // "id": 4.00000000000000000044…: its nearest Double is 4, which Foundation decodes; refused here.
+        "fraction-rounded-away-into-int": "dataCorrupted at [id]",
         // The same underflow into a UInt64, then a type mismatch Foundation reports instead.
         "underflow-then-type-mismatch": "dataCorrupted at [count]",
         // The same leniency of Foundation's, then a missing key later on.
@@ -141,6 +143,16 @@ import Testing
     func streamInput(_ name: String) async throws {
         let events = try await StreamChunksCheck.run(Self.input("stream", name))
         #expect(events.map(\.description) == Self.stream[name])
+    }
+
+    /// The typed check's test for Foundation's rounding leniency.
+    @Test func integralAsWritten() {
+        for literal in ["4", "4.000", "1.5e1", "-0.0", "0e-99999999999999999999", "1e99999999999999999999", "120E-1"] {
+            #expect(TypedModelCheck.isIntegralAsWritten(literal), "\(literal)")
+        }
+        for literal in ["4.5", "15e-1", "4.00000000000000000044", "18e-6744073709551615", "-0.01", "12E-1"] {
+            #expect(!TypedModelCheck.isIntegralAsWritten(literal), "\(literal)")
+        }
     }
 
     @Test(arguments: typed.keys.sorted())

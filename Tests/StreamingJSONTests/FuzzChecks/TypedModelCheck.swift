@@ -217,11 +217,11 @@ public enum TypedModelCheck {
     }
 
     /// Whether this package refused a number that Foundation truncates: a
-    /// literal with a fraction past 2^53 (18446744073709551.615), whose
-    /// nearest Double is integral, goes into an integer type in Foundation,
-    /// cut to its integral part, and one that underflows (18e-400) goes in as
-    /// 0; this package refuses any literal that is not integral (as
-    /// Foundation refuses 18.5).
+    /// literal that is not an integer but whose nearest Double is (a fraction
+    /// past 2^53 as in 18446744073709551.615, a fraction past 17 digits as in
+    /// 4.00000000000000000044, an underflow as in 18e-400) goes into an
+    /// integer type in Foundation as that Double; this package refuses any
+    /// literal that is not integral (as Foundation refuses 18.5).
     static func isTruncatedByFoundation<T>(_ result: Result<T, any Error>, in document: JSONValue) -> Bool {
         guard case .failure(let error) = result, case .dataCorrupted(let context)? = error as? DecodingError else {
             return false
@@ -240,10 +240,26 @@ public enum TypedModelCheck {
         }
         guard case .number(let number) = value, let literal = number.literal,
               literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return false }
-        if number.double.magnitude >= 0x1p53 && number.double.rounded() == number.double { return true }
-        // A nonzero literal that underflows to 0 as a Double (18e-400): Foundation gives 0.
-        let mantissa = literal.prefix { $0 != "e" && $0 != "E" }
-        return number.double == 0 && mantissa.contains { ("1"..."9").contains($0) }
+        // Not integral as written, but its nearest Double is.
+        return !isIntegralAsWritten(literal) && number.double.isFinite && number.double.rounded() == number.double
+    }
+
+    /// Whether a number literal denotes an integer (`4.000`, `15e-1` is not,
+    /// `1.5e1` is), decided on its digits, not on a rounded Double.
+    static func isIntegralAsWritten(_ literal: String) -> Bool {
+        var text = Substring(literal)
+        if text.first == "-" { text = text.dropFirst() }
+        let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+        var exponentText = text.dropFirst(mantissa.count).dropFirst()
+        if exponentText.first == "+" { exponentText = exponentText.dropFirst() }
+        let integerPart = mantissa.prefix { $0 != "." }
+        let digits = Array(integerPart) + Array(mantissa.dropFirst(integerPart.count).dropFirst())
+        if digits.allSatisfy({ $0 == "0" }) { return true }
+        // An exponent past Int's range: huge (integral) or tiny (not).
+        let exponent = exponentText.isEmpty ? 0 : Int(exponentText) ?? (exponentText.first == "-" ? Int.min / 2 : Int.max / 2)
+        let point = integerPart.count + exponent  // digits before the decimal point
+        guard point > 0 else { return false }
+        return point >= digits.count || digits[point...].allSatisfy { $0 == "0" }
     }
 
     /// Whether an object in `value` has two keys that `Int(_:)` reads as the
