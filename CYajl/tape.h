@@ -380,9 +380,24 @@ SJ_HOT int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
 
 enum { SJ_SKIP = 0, SJ_RECORD = 1, SJ_OPEN_TARGET = 2, SJ_OPEN_PATH = 3, SJ_STOP = -1 };
 
+/// Whether `length` bytes at `a` and `b` are equal: inline, since keys are
+/// short and a call to memcmp per candidate cost more than the comparison.
+static inline int sj_bytes_equal(const unsigned char *a, const unsigned char *b, size_t length) {
+    size_t i = 0;
+    for (; i + 8 <= length; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y) return 0;
+    }
+    for (; i < length; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
 static inline int sj_key_matches(const sj_parser *p, const unsigned char *key, size_t length) {
     size_t index = p->pathDepth - 1;
-    return p->pathLengths[index] == length && memcmp(p->pathKeys[index], key, length) == 0;
+    return p->pathLengths[index] == length && sj_bytes_equal(p->pathKeys[index], key, length);
 }
 
 /// A value begins outside the recorded region: decides what it is.
@@ -471,7 +486,7 @@ static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
 static inline int sj_projected_out(const sj_parser *p, const unsigned char *key, size_t length) {
     if (!p->projecting || p->depth != p->frameDepth + 1 || p->mode == SJ_MODE_MEMBERS) return 0;
     for (size_t i = 0; i < p->memberCount; i++)
-        if (p->memberLengths[i] == length && (length == 0 || memcmp(p->memberKeys[i], key, length) == 0))
+        if (p->memberLengths[i] == length && sj_bytes_equal(p->memberKeys[i], key, length))
             return 0;
     return 1;
 }

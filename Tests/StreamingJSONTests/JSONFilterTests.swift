@@ -38,6 +38,37 @@ import Testing
         #expect(throws: JSONFilterError.self) { try run(#"{"\(.)"}"#, "1") }
     }
 
+    /// Paths, operators and plain-key objects are computed directly, without
+    /// a continuation per step: same outputs, and the same error when more
+    /// than one operand fails (the right operand of an operator first, object
+    /// members in order), as jq 1.6 gives them.
+    @Test func directlyComputedFiltersMatchJQ() throws {
+        let input = #"{"x":1,"y":{"z":false},"s":"t"}"#
+        #expect(try run("{a: 1, a: 2}", input) == [#"{"a":2}"#])
+        #expect(try run("{a: .x, b: .y.z, c: (.x > 0), d: -.x}", input) == [#"{"a":1,"b":false,"c":true,"d":-1}"#])
+        #expect(try run("select(.x == 1) | {x}", input) == [#"{"x":1}"#])
+        #expect(try run("select(.y.z) | 1", input) == [])
+        #expect(try run(".x and .y.z", input) == ["false"])
+        #expect(try run(".y.z or .x", input) == ["true"])
+        #expect(try run(".x | . * 2 | {v: ., w: (. - 1)}", input) == [#"{"v":2,"w":1}"#])
+        #expect(try run("{(.s): 1, s}", input) == [#"{"t":1,"s":"t"}"#])
+        #expect(try run("{a: $v, b: ($v | .k)}", input, arguments: ["v": try json(#"{"k":[3]}"#)])
+                == [#"{"a":{"k":[3]},"b":[3]}"#])
+        let errors = [
+            (".x.y", #"Cannot index number with string "y""#),
+            ("-.s", #"string ("t") cannot be negated"#),
+            (".x.p + .s.q", #"Cannot index string with string "q""#),
+            (".x.p > .s.q", #"Cannot index string with string "q""#),
+            ("{a: .x.p, b: .s.q}", #"Cannot index number with string "p""#),
+            (".x.p and .s.q", #"Cannot index number with string "p""#),
+            ("select(.s.q)", #"Cannot index string with string "q""#),
+        ]
+        for (filter, message) in errors {
+            let error = #expect(throws: JSONFilterError.self, "\(filter)") { try run(filter, input) }
+            #expect(error?.message == message, "\(filter)")
+        }
+    }
+
     /// A long literal list compiles (it used to count one nesting level per
     /// comma, and 300 items were "nested deeper than 256 levels").
     @Test func longCommaListsCompile() throws {

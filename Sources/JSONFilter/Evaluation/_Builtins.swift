@@ -145,7 +145,12 @@ enum _Builtins {
             // jq 1.6: `error(null)` behaves as `empty`, even under `try`.
             try eval(args[0], input, env) { if $0 != .null { throw JSONFilterError(value: $0) } }
         case .not0: try emit(.bool(!input.isTruthy))
-        case .select1: try eval(args[0], input, env) { if $0.isTruthy { try emit(input) } }
+        case .select1:
+            if _Evaluator.isDirect(args[0]) {
+                if try _Evaluator.directValue(args[0], input, env).isTruthy { try emit(input) }
+            } else {
+                try eval(args[0], input, env) { if $0.isTruthy { try emit(input) } }
+            }
         case .length0: try emit(try length(input))
         case .utf8bytelength0:
             guard case .string(let s) = input else {

@@ -60,6 +60,13 @@ struct _Evaluator {
         if sj_stack_exhausted() != 0 { throw _Evaluator.stackExhausted() }
         let emit = sink.call
         switch filter {
+        case .index, .pipe, .comparison, .arithmetic, .and, .or, .object:
+            // One output, computed without continuations (_Evaluator+Direct.swift).
+            if isDirect(filter) { return try emit(try directValue(filter, input, env)) }
+        default:
+            break
+        }
+        switch filter {
         case .identity:
             try emit(input)
         case .recurse:

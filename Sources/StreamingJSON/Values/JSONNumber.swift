@@ -54,7 +54,11 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
     public var double: Double {
         switch storage {
         case .double(let value): return value
-        case .literal(let text): return Double(text) ?? .nan
+        case .literal(var text):
+            // A literal read from JSON is native UTF-8: parsed in place, with
+            // the exact fast path for short decimals (`select(.abv > 8)`
+            // converts one per element).
+            return text.withUTF8 { _parseDouble($0) }
         }
     }
 

@@ -90,10 +90,10 @@ public struct JSONObject: Sendable {
         index = built
     }
 
-    /// Hook for `_ValueBuilder`: an object whose keys are known to be
-    /// distinct, built from its two arrays at once instead of one lookup and
-    /// one append per member.
-    init(_distinctKeys keys: [String], values: [JSONValue]) {
+    /// Hook for `_ValueBuilder` and the filter evaluator: an object whose
+    /// keys are known to be distinct, built from its two arrays at once
+    /// instead of one lookup and one append per member.
+    package init(_distinctKeys keys: [String], values: [JSONValue]) {
         self.keys = keys
         self.values = values
         if keys.count > Self.indexThreshold { buildIndex() }
