@@ -85,6 +85,8 @@ import Testing
         // [Int: String] with keys "0" and "-0": the later in the document wins
         // here; Foundation's pick follows its hash order, different each run.
         "integer-keys-zero-and-minus-zero": #"value containing "byIndex":{"0":"minus two"}"#,
+        // The same inside the first of two "byIndex" members (the decoders read the first).
+        "integer-keys-zero-and-minus-zero-repeated-member": #"value containing "byIndex":{"0":"minus two"}"#,
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.
