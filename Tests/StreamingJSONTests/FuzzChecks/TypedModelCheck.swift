@@ -329,11 +329,12 @@ public enum TypedModelCheck {
         if b.path.isEmpty { return true }
         // Past the first dictionary on the path the keys are the document's
         // and may hold ", " themselves: the same path up to that dictionary
-        // is the same error.
+        // is the same error. Compared as bytes: a key that starts with a
+        // combining mark joins the ", " before it into one Character.
         for dictionary in ["flags, ", "byIndex, "] {
             for opening in ["[", ", "] {
                 if let range = ours.range(of: opening + dictionary),
-                   theirs.hasPrefix(ours[..<range.upperBound]) { return true }
+                   theirs.utf8.starts(with: ours[..<range.upperBound].utf8) { return true }
             }
         }
         guard a.path.count == b.path.count else { return false }
