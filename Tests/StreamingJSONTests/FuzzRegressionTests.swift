@@ -79,6 +79,8 @@ import Testing
         // The same, with a key that starts with a combining mark (U+035A): the
         // ", " before it and the mark made one Character, and the prefix test failed.
         "dictionary-key-with-combining-mark": "typeMismatch at [byIndex, f$ounded]",
+        // The same mark at the start of the key this package reports first.
+        "dictionary-key-with-combining-mark-first": "typeMismatch at [byIndex, \u{35A}bsi--e]",
         // "id": -9223372036854775808.00 is Int.min exactly: decoded here, refused by Foundation.
         "int-min-with-zero-fraction": #"value containing "id":-9223372036854775808"#,
         // The same, then a type mismatch: Foundation stops at the first ("dataCorrupted at []").

@@ -331,10 +331,11 @@ public enum TypedModelCheck {
         // and may hold ", " themselves: the same path up to that dictionary
         // is the same error. Compared as bytes: a key that starts with a
         // combining mark joins the ", " before it into one Character.
+        let ourBytes = Array(ours.utf8), theirBytes = Array(theirs.utf8)
         for dictionary in ["flags, ", "byIndex, "] {
             for opening in ["[", ", "] {
-                if let range = ours.range(of: opening + dictionary),
-                   theirs.utf8.starts(with: ours[..<range.upperBound].utf8) { return true }
+                if let range = ourBytes.firstRange(of: Array((opening + dictionary).utf8)),
+                   theirBytes.starts(with: ourBytes[..<range.upperBound]) { return true }
             }
         }
         guard a.path.count == b.path.count else { return false }
