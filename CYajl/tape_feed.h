@@ -131,8 +131,10 @@ static size_t sj_pending_end(sj_parser *p, const unsigned char *bytes, size_t le
     switch (p->pendingKind) {
     case '"':
         for (size_t i = 0; i < length; i++) {
-            if (p->pendingState) p->pendingState = 0;  // the byte after a backslash
-            else if (bytes[i] == '\\') p->pendingState = 1;
+            if (p->pendingState) {  // the byte after a backslash
+                p->pendingState = 0;
+                if (bytes[i] < 0x20) return i + 1;  // never a valid escape (a line break): reported now
+            } else if (bytes[i] == '\\') p->pendingState = 1;
             else if (bytes[i] == '"') return i + 1;
             else if (bytes[i] < 0x20) return i + 1;  // not allowed raw: yajl reports it now
         }

@@ -26,6 +26,10 @@ import Testing
         "feed-elements-before-syntax-error-chunked": [
             "element 1", "element 2", "error syntax error at 5:1:6 Unexpected character 'x'"],
         "lines-truncated-value-bytewise": ["error syntax error at 4:1:5 Unexpected end of input"],
+        // JSON Lines, `["\` then a line break in the next chunk: the error ends line 1 only.
+        "escape-newline-split-across-chunks": [
+            "error syntax error at 3:1:4 Invalid escape sequence in string: unexpected U+000A after '\\'",
+            "error syntax error at 4:2:1 Unexpected character 'I'"],
         // .objectValues on ["a" (the decode comparison looked at the wrong error).
         "object-values-of-an-array": ["error syntax error at 0:1:1 Expected an object at the root but found an array"],
         // .objectValues on "asd" in 1-byte chunks: the error was at the string's end.
