@@ -12,6 +12,14 @@ enum _Arithmetic {
         }
     }
 
+    /// `-f`: numbers only.
+    static func negate(_ value: JSONValue) throws -> JSONValue {
+        guard case .number(let number) = value else {
+            throw JSONFilterError(message: "\(_describe(value)) cannot be negated")
+        }
+        return .number(JSONNumber(-number.double))
+    }
+
     /// Numbers add; strings, arrays concatenate; objects merge (right wins);
     /// null is the identity on either side.
     static func add(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {

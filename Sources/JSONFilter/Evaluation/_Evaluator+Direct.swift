@@ -76,11 +76,7 @@ extension _Evaluator {
             guard try !directValue(left, input, env).isTruthy else { return .bool(true) }
             return .bool(try directValue(right, input, env).isTruthy)
         case .negate(let body):
-            let value = try directValue(body, input, env)
-            guard case .number(let number) = value else {
-                throw JSONFilterError(message: "\(_describe(value)) cannot be negated")
-            }
-            return .number(JSONNumber(-number.double))
+            return try _Arithmetic.negate(try directValue(body, input, env))
         case .object(let entries):
             // Two arrays sized once, unless a key repeats (`{a: 1, a: 2}`:
             // the later value at the first place, through the subscript).

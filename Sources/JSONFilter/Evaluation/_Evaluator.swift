@@ -146,12 +146,7 @@ struct _Evaluator {
             }
             if !any { try evaluate(right, input, env, emit) }
         case .negate(let body):
-            try evaluate(body, input, env) { value in
-                guard case .number(let number) = value else {
-                    throw JSONFilterError(message: "\(_describe(value)) cannot be negated")
-                }
-                try emit(.number(JSONNumber(-number.double)))
-            }
+            try evaluate(body, input, env) { try emit(try _Arithmetic.negate($0)) }
         case .conditional(let branches, let otherwise):
             try conditional(branches[...], otherwise, input, env, emit)
         case .tryCatch(let body, let handler):
