@@ -54,7 +54,8 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
             let stream = _ElementStream(source: source, mode: sequence.format.streamMode(path: sequence.path),
                                         path: sequence.path, limits: sequence.options.limits)
             container = _IncrementalUnkeyedContainer(
-                decoder: _TapeDecoder(stream: stream, options: sequence.options), path: .root)
+                decoder: _TapeDecoder(stream: stream, options: sequence.options), path: .root,
+                shelvesContainers: true)
         }
 
         /// The next element, or nil after the last one.
@@ -66,24 +67,16 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
         public mutating func next() async throws -> T? {
             while !finished, container != nil {
                 try Task.checkCancellation()
-                let step: _IncrementalUnkeyedContainer.Next<T>
                 do {
-                    step = try container!.nextElement(T.self)
+                    if let element = try container!.nextElement(T.self) { return element }
                 } catch {
                     if container!.decoder.stream.failureThrown { container = nil }  // the stream cannot go on
                     throw error
                 }
-                switch step {
-                case .element(let element):
-                    return element
-                case .end:
-                    container = nil
-                case .needsInput:
-                    if source.isFinished {
-                        container = nil
-                    } else if try await !pull(&input, source) {
-                        source.finish()
-                    }
+                if !container!.needsInput || source.isFinished {
+                    container = nil  // the end
+                } else if try await !pull(&input, source) {
+                    source.finish()
                 }
             }
             finished = true

@@ -43,7 +43,8 @@ public final class JSONElementFeed<T: Decodable> {
         let options = decoder.options
         let stream = _ElementStream(source: source, mode: format.streamMode(path: path), path: path,
                                     limits: options.limits)
-        container = _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root)
+        container = _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
+                                                 shelvesContainers: true)
     }
 
     /// Parses `bytes` and returns the elements they completed.
@@ -74,7 +75,7 @@ public final class JSONElementFeed<T: Decodable> {
         }
         var elements: [T] = []
         do {
-            while case .element(let element) = try container.nextElement(T.self) {
+            while let element = try container.nextElement(T.self) {
                 elements.append(element)
             }
         } catch {

@@ -100,21 +100,23 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                                                              path: elements.path)
                     stream.keepsPreviousElement = false  // nothing here looks back
                     container = _IncrementalUnkeyedContainer(
-                        decoder: _TapeDecoder(stream: stream, options: elements.options), path: .root)
+                        decoder: _TapeDecoder(stream: stream, options: elements.options), path: .root,
+                        shelvesContainers: true)
                 } catch {
                     finished = true
                     throw error
                 }
             }
             do {
-                switch try container!.nextElement(T.self) {
-                case .element(let element):
-                    return element
-                case .end, .needsInput:  // pulled sources never need input
-                    finished = true
-                    container = nil  // release the file and the parser
-                    return nil
+                defer {
+                    if container!.returnedNil {  // the end (pulled sources never need input)
+                        finished = true
+                        container = nil  // release the file and the parser
+                    }
                 }
+                // Returned as it comes: a local `T?` would cost a run-time
+                // metadata look-up per element.
+                return try container!.nextElement(T.self)
             } catch {
                 if container!.decoder.stream.failureThrown {
                     // Syntax or read error: the stream cannot go on. (An element

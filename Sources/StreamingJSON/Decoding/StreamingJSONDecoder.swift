@@ -226,6 +226,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         let options = self.options
         let stream = options.makeStream(source: source, size: size, mode: .document)
         let decoder = _TapeDecoder(stream: stream, options: options)
-        return try decoder.decodeDocument(type)
+        let shelfScope = _ContainerShelfScope(decoder)
+        return try withExtendedLifetime(shelfScope) { try decoder.decodeDocument(type) }
     }
 }

@@ -14,10 +14,14 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: _TapeDecoder
     let node: _CodingPathNode
     private(set) var currentIndex = 0
+    /// Set for the containers the element sequences own: their decoder keeps
+    /// keyed containers for reuse while this lives.
+    private let shelfScope: _ContainerShelfScope?
 
-    init(decoder: _TapeDecoder, path: _CodingPathNode) {
+    init(decoder: _TapeDecoder, path: _CodingPathNode, shelvesContainers: Bool = false) {
         self.decoder = decoder
         self.node = path
+        shelfScope = shelvesContainers ? _ContainerShelfScope(decoder) : nil
     }
 
     var codingPath: [any CodingKey] { node.path }
@@ -63,23 +67,32 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
         }
     }
 
-    enum Next<T> {
-        case element(T)
-        case end
-        case needsInput
-    }
+    /// Whether the last `nextElement` returned nil, and whether that was
+    /// because a pushed source has no more bytes for now (rather than the end).
+    private(set) var returnedNil = false
+    private(set) var needsInput = false
 
-    /// For the element sequences: decodes the next element. Unlike
-    /// `decode(_:)` it moves past the element even when decoding it fails, so
-    /// one bad element does not poison the stream.
-    mutating func nextElement<T: Decodable>(_ type: T.Type) throws -> Next<T> {
+    /// For the element sequences: decodes the next element, or returns nil at
+    /// the end or when input is needed (`needsInput`). Unlike `decode(_:)` it
+    /// moves past the element even when decoding it fails, so one bad element
+    /// does not poison the stream. (An optional rather than an enum generic
+    /// over `T`: that one's metadata was looked up at run time per element.)
+    mutating func nextElement<T: Decodable>(_ type: T.Type) throws -> T? {
         switch try slot() {
-        case .end: return .end
-        case .needsInput: return .needsInput
+        case .end:
+            returnedNil = true
+            needsInput = false
+            return nil
+        case .needsInput:
+            returnedNil = true
+            needsInput = true
+            return nil
         case .element(let index, let path):
+            returnedNil = false
+            needsInput = false
             defer { currentIndex += 1 }
             if try decoder.kind(at: index, path: path) == _Kind.oversized { throw decoder.oversized(at: index, path: path) }
-            return .element(try decoder.unwrap(type, at: index, path: path))
+            return try decoder.unwrap(type, at: index, path: path)
         }
     }
 

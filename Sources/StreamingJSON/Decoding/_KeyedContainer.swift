@@ -13,7 +13,7 @@ import Foundation
 /// copies the container (unspecialized) several times per `decode` call, and
 /// each copy retains every reference it holds.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    private let context: _ObjectContext
+    let context: _ObjectContext
 
     init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws {
         let convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
@@ -260,9 +260,9 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// What a keyed container knows, shared by its copies.
 final class _ObjectContext {
     let decoder: _TapeDecoder
-    let object: Int
-    let node: _CodingPathNode
-    let convertedKeys: [String]?
+    private(set) var object: Int
+    private(set) var node: _CodingPathNode
+    private(set) var convertedKeys: [String]?
     /// Where the next lookup starts, relative to the object token: the member
     /// after the last one found by a lookup that started at the cursor.
     var cursor = 1
@@ -280,6 +280,16 @@ final class _ObjectContext {
         self.object = object
         self.node = node
         self.convertedKeys = convertedKeys
+    }
+
+    /// Makes this the context of a container over another object (a shelved
+    /// container handed out again; see `_TapeDecoder+ContainerReuse.swift`).
+    func repoint(object: Int, node: _CodingPathNode) throws {
+        convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+        self.object = object
+        self.node = node
+        cursor = 1
+        passedKeys = 0
     }
 }
 

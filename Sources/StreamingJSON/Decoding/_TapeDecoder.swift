@@ -30,6 +30,10 @@ final class _TapeDecoder: Decoder {
     var plainTypes: [ObjectIdentifier] = []
     /// Builds `JSONValue`s from the tape; made at the first one, kept for its key cache.
     lazy var valueBuilder = _ValueBuilder()
+    /// Keyed containers kept for reuse, while a `_ContainerShelfScope` is alive
+    /// (see `_TapeDecoder+ContainerReuse.swift`).
+    var shelvesContainers = false
+    @exclusivity(unchecked) var shelf: [_ShelvedKeyedContainer] = []
 
     init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
          path: _CodingPathNode = .root) {
@@ -101,10 +105,6 @@ final class _TapeDecoder: Decoder {
 
     // MARK: Decoder
 
-    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try KeyedDecodingContainer(keyedContainer(Key.self, at: value, path: path))
-    }
-
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try unkeyedContainer(at: value, path: path)
     }
@@ -114,6 +114,12 @@ final class _TapeDecoder: Decoder {
     }
 
     func keyedContainer<Key: CodingKey>(_: Key.Type, at index: Int, path: _CodingPathNode) throws -> _KeyedContainer<Key> {
+        try requireObject(Key.self, at: index, path: path)
+        return try _KeyedContainer(decoder: self, object: index, path: path)
+    }
+
+    /// Foundation's errors for a keyed container over anything but an object.
+    func requireObject<Key: CodingKey>(_: Key.Type, at index: Int, path: _CodingPathNode) throws {
         let kind = try self.kind(at: index, path: path)
         guard kind == _Kind.object else {
             if kind == _Kind.null {
@@ -122,7 +128,6 @@ final class _TapeDecoder: Decoder {
             }
             throw typeMismatch([String: Any].self, at: index, path: path)
         }
-        return try _KeyedContainer(decoder: self, object: index, path: path)
     }
 
     func unkeyedContainer(at index: Int, path: _CodingPathNode) throws -> any UnkeyedDecodingContainer {

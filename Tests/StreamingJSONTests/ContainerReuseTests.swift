@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import StreamingJSON
+
+/// Keyed containers handed out again by streaming decoders
+/// (`_TapeDecoder+ContainerReuse.swift`): reuse must never be observable.
+@Suite struct ContainerReuseTests {
+    /// Every element of a root array, through `elements(of:from:)`.
+    static func streamed<T: Decodable>(_ type: T.Type, _ data: Data,
+                                       _ decoder: StreamingJSONDecoder = StreamingJSONDecoder()) throws -> [T] {
+        var result: [T] = []
+        try decoder.elements(of: type, from: data).forEach { result.append($0) }
+        return result
+    }
+
+    /// Asks for its container, then decodes its children (the same type, so the
+    /// same key type) while holding it, then reads its own name.
+    struct Tree: Decodable, Equatable {
+        var name: String
+        var children: [Tree]
+
+        enum CodingKeys: String, CodingKey { case name, children }
+
+        init(name: String, children: [Tree]) {
+            self.name = name
+            self.children = children
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            children = try container.decode([Tree].self, forKey: .children)
+            name = try container.decode(String.self, forKey: .name)
+        }
+    }
+
+    static let forest = Data(#"""
+        [{"name": "a", "children": [{"name": "a1", "children": []}, {"name": "a2", "children": [{"name": "a21", "children": []}]}]},
+         {"name": "b", "children": []},
+         {"name": "c", "children": [{"name": "c1", "children": [{"name": "c11", "children": [{"name": "c111", "children": []}]}]}]}]
+        """#.utf8)
+
+    @Test func aContainerHeldByAnEnclosingDecodeIsNotTakenByANestedOne() throws {
+        let expected = try JSONDecoder().decode([Tree].self, from: Self.forest)
+        #expect(expected.map(\.name) == ["a", "b", "c"])
+        #expect(expected[2].children[0].children[0].children[0].name == "c111")
+        let streamed = try Self.streamed(Tree.self, Self.forest)
+        #expect(streamed == expected)
+        // A document decode keeps a shelf too.
+        #expect(try StreamingJSONDecoder().decode([Tree].self, from: Self.forest) == expected)
+        // And so does a feed, whatever the chunks.
+        for chunk in [1, 7, 64] {
+            let feed = JSONElementFeed(of: Tree.self)
+            var fed: [Tree] = []
+            var offset = 0
+            while offset < Self.forest.count {
+                fed += try feed.feed(Self.forest[offset..<min(offset + chunk, Self.forest.count)])
+                offset += chunk
+            }
+            fed += try feed.finish()
+            #expect(fed == expected, "chunk \(chunk)")
+        }
+    }
+
+    /// Keeps its container where the test can see it after the element is done.
+    struct Keeper: Decodable {
+        nonisolated(unsafe) static var kept: [KeyedDecodingContainer<CodingKeys>] = []
+        var id: Int
+        enum CodingKeys: String, CodingKey { case id }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            if id.isMultiple(of: 2) { Self.kept.append(container) }
+        }
+    }
+
+    @Test func aContainerKeptByUserCodeIsNeverRepointed() throws {
+        Keeper.kept = []
+        let data = Data(#"[{"id": 0}, {"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]"#.utf8)
+        let ids = try Self.streamed(Keeper.self, data).map(\.id)
+        #expect(ids == [0, 1, 2, 3, 4])
+        // Each kept container still describes its own element, though later
+        // elements asked for containers of the same key type.
+        #expect(Keeper.kept.map { $0.codingPath.map(\.intValue) } == [[0], [2], [4]])
+        // Two containers asked for in one `init(from:)` are two containers.
+        struct Twice: Decodable {
+            var same: Bool
+            enum CodingKeys: String, CodingKey { case a, b }
+            init(from decoder: any Decoder) throws {
+                let first = try decoder.container(keyedBy: CodingKeys.self)
+                let second = try decoder.container(keyedBy: CodingKeys.self)
+                same = try first.decode(Int.self, forKey: .a) == second.decode(Int.self, forKey: .a)
+                    && first.decode(Int.self, forKey: .b) == second.decode(Int.self, forKey: .b)
+            }
+        }
+        let pairs = Data(#"[{"a": 1, "b": 2}, {"b": 4, "a": 3}]"#.utf8)
+        #expect(try Self.streamed(Twice.self, pairs).map(\.same) == [true, true])
+    }
+
+    @Test func aRepointedContainerStartsItsLookupsAfresh() throws {
+        // The second object's keys come in another order and one is missing:
+        // a cursor or key filter left over from the first would miss them.
+        struct Point: Decodable, Equatable { var x: Int; var y: Int; var z: Int? }
+        let data = Data(#"[{"x": 1, "y": 2}, {"z": 6, "y": 5, "x": 4}, {"y": 8, "x": 7}, {"x": 9, "y": 10, "x": 11, "z": 12}]"#.utf8)
+        let points = try Self.streamed(Point.self, data)
+        #expect(points == [Point(x: 1, y: 2, z: nil), Point(x: 4, y: 5, z: 6), Point(x: 7, y: 8, z: nil),
+                           Point(x: 9, y: 10, z: 12)])
+        // With a key strategy the converted keys are computed again per object.
+        struct Snake: Decodable, Equatable { var firstName: String; var lastName: String? }
+        let decoder = StreamingJSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let people = Data(#"[{"first_name": "Ada", "last_name": "L"}, {"first_name": "Alan"}]"#.utf8)
+        #expect(try Self.streamed(Snake.self, people, decoder)
+                == [Snake(firstName: "Ada", lastName: "L"), Snake(firstName: "Alan", lastName: nil)])
+        // A reused container reports errors at its own element.
+        var iterator = StreamingJSONDecoder().elements(of: Point.self, from: Data(#"[{"x": 1, "y": 2}, {"x": 3}, 4]"#.utf8))
+            .makeIterator()
+        #expect(try iterator.next() == Point(x: 1, y: 2, z: nil))
+        do {
+            _ = try iterator.next()
+            Issue.record("no error")
+        } catch let DecodingError.keyNotFound(key, context) {
+            #expect(key.stringValue == "y")
+            #expect(context.codingPath.map(\.intValue) == [1])
+        }
+        do {
+            _ = try iterator.next()
+            Issue.record("no error")
+        } catch let DecodingError.typeMismatch(_, context) {
+            #expect(context.codingPath.map(\.intValue) == [2])
+        }
+    }
+
+    @Test func theShelfEndsWithItsOwnerSoTheDecoderIsFreed() throws {
+        weak var weakDecoder: _TapeDecoder?
+        do {
+            let options = _DecodingOptions()
+            let stream = options.makeStream(source: _DataSource(Self.forest), size: Self.forest.count, mode: .array)
+            let decoder = _TapeDecoder(stream: stream, options: options)
+            weakDecoder = decoder
+            var container = _IncrementalUnkeyedContainer(decoder: decoder, path: .root, shelvesContainers: true)
+            var names: [String] = []
+            while let tree = try container.nextElement(Tree.self) { names.append(tree.name) }
+            #expect(names == ["a", "b", "c"])
+            // Nested trees held their parents' containers: more than one was shelved.
+            #expect(decoder.shelf.count > 1)
+        }
+        #expect(weakDecoder == nil)
+    }
+}
