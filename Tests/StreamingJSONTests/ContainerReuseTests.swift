@@ -3,7 +3,7 @@ import Testing
 @testable import StreamingJSON
 
 /// Keyed containers handed out again by streaming decoders
-/// (`_TapeDecoder+ContainerReuse.swift`): reuse must never be observable.
+/// (`_ContainerShelf`): reuse must never be observable.
 @Suite struct ContainerReuseTests {
     /// Every element of a root array, through `elements(of:from:)`.
     static func streamed<T: Decodable>(_ type: T.Type, _ data: Data,
@@ -146,5 +146,90 @@ import Testing
             #expect(decoder.shelf.count > 1)
         }
         #expect(weakDecoder == nil)
+    }
+}
+
+/// The encoder's side: keyed containers reused by `_DirectEncoding`.
+@Suite struct EncoderContainerReuseTests {
+    /// Encodes its children (the same type) while holding its container.
+    struct Node: Encodable {
+        var name: String
+        var children: [Node]
+        enum CodingKeys: String, CodingKey { case name, children }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(children, forKey: .children)
+            try container.encode(name, forKey: .name)
+        }
+    }
+
+    static let forest = [
+        Node(name: "a", children: [Node(name: "a1", children: []), Node(name: "a2", children: [Node(name: "a21", children: [])])]),
+        Node(name: "b", children: []),
+        Node(name: "c", children: [Node(name: "c1", children: [Node(name: "c11", children: [])])]),
+    ]
+
+    /// What `Node.encode(to:)` writes: members in the order encoded.
+    static func json(_ node: Node) -> String {
+        #"{"children":["# + node.children.map(json).joined(separator: ",") + #"],"name":""# + node.name + #""}"#
+    }
+
+    @Test func nestedContainersOfOneKeyTypeWriteTheirOwnObjects() throws {
+        let expected = "[" + Self.forest.map(Self.json).joined(separator: ",") + "]"
+        #expect(expected.contains(#"{"children":[{"children":[],"name":"a21"}],"name":"a2"}"#))
+        #expect(String(decoding: try StreamingJSONEncoder().encode(Self.forest), as: UTF8.self) == expected)
+        // Foundation agrees on the values (its key order is its own).
+        #expect(try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.forest)) as? NSArray
+                == JSONSerialization.jsonObject(with: Data(expected.utf8)) as? NSArray)
+        // A writer keeps its shelf across appends.
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("reuse-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try JSONStreamWriter<Node>(toFileAt: url, format: .jsonLines)
+        for _ in 0..<3 { for node in Self.forest { try writer.append(node) } }
+        try writer.finish()
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+        let each = Self.forest.map(Self.json)
+        #expect(lines == each + each + each)
+    }
+
+    @Test func theDirectWriterNeedsNoTapeForThem() throws {
+        // Handing a parent's container to a child would still give the right
+        // bytes (the parent's next write finds its frame closed, and the value
+        // is encoded again through the tape): check that it does not happen.
+        let output = _JSONOutput(capacity: 256)
+        let direct = _DirectEncoding(options: _EncodingOptions(), output: output, pretty: false)
+        let scope = direct.shelfScope()
+        for (index, node) in Self.forest.enumerated() {
+            try direct.encodeRoot(node, isElement: true, indent: 0, index: index)
+            #expect(!direct.needsTape, "node \(index)")
+        }
+        #expect(direct.shelf.count > 1)
+        withExtendedLifetime(scope) {}
+    }
+
+    /// Keeps its container, and asks for a second one from the same encoder.
+    struct Keeper: Encodable {
+        nonisolated(unsafe) static var kept: [KeyedEncodingContainer<CodingKeys>] = []
+        var id: Int
+        enum CodingKeys: String, CodingKey { case id, twice }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            var again = encoder.container(keyedBy: CodingKeys.self)
+            try again.encode(id * 2, forKey: .twice)
+            if id.isMultiple(of: 2) { Self.kept.append(container) }
+        }
+    }
+
+    @Test func aContainerKeptByUserCodeIsNeverRepointed() throws {
+        Keeper.kept = []
+        let keepers = (0..<5).map(Keeper.init(id:))
+        let ours = try StreamingJSONEncoder().encode(keepers)
+        #expect(Keeper.kept.count == 3)
+        Keeper.kept = []
+        #expect(String(decoding: ours, as: UTF8.self)
+                == #"[{"id":0,"twice":0},{"id":1,"twice":2},{"id":2,"twice":4},{"id":3,"twice":6},{"id":4,"twice":8}]"#)
     }
 }

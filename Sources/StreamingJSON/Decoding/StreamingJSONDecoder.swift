@@ -226,7 +226,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         let options = self.options
         let stream = options.makeStream(source: source, size: size, mode: .document)
         let decoder = _TapeDecoder(stream: stream, options: options)
-        let shelfScope = _ContainerShelfScope(decoder)
+        let shelfScope = decoder.shelfScope()
         return try withExtendedLifetime(shelfScope) { try decoder.decodeDocument(type) }
     }
 }

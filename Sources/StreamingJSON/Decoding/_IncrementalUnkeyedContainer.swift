@@ -21,7 +21,7 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
     init(decoder: _TapeDecoder, path: _CodingPathNode, shelvesContainers: Bool = false) {
         self.decoder = decoder
         self.node = path
-        shelfScope = shelvesContainers ? _ContainerShelfScope(decoder) : nil
+        shelfScope = shelvesContainers ? decoder.shelfScope() : nil
     }
 
     var codingPath: [any CodingKey] { node.path }

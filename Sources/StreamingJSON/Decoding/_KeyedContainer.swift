@@ -283,7 +283,7 @@ final class _ObjectContext {
     }
 
     /// Makes this the context of a container over another object (a shelved
-    /// container handed out again; see `_TapeDecoder+ContainerReuse.swift`).
+    /// container handed out again; see `_ContainerShelf`).
     func repoint(object: Int, node: _CodingPathNode) throws {
         convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
         self.object = object

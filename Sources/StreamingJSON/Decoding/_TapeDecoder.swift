@@ -30,10 +30,8 @@ final class _TapeDecoder: Decoder {
     var plainTypes: [ObjectIdentifier] = []
     /// Builds `JSONValue`s from the tape; made at the first one, kept for its key cache.
     lazy var valueBuilder = _ValueBuilder()
-    /// Keyed containers kept for reuse, while a `_ContainerShelfScope` is alive
-    /// (see `_TapeDecoder+ContainerReuse.swift`).
-    var shelvesContainers = false
-    @exclusivity(unchecked) var shelf: [_ShelvedKeyedContainer] = []
+    /// Keyed containers kept for reuse while a `shelfScope()` is alive.
+    @exclusivity(unchecked) var shelf = _ContainerShelf<_ObjectContext>()
 
     init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
          path: _CodingPathNode = .root) {

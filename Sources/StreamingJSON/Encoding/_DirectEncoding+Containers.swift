@@ -1,8 +1,34 @@
 import Foundation
 
 // The encoder and containers of `_DirectEncoding`. Each is a small struct:
-// the shared state and the frame it writes into (index and serial), so a
-// copy costs one retain. All state lives in `_DirectEncoding`.
+// the shared state and the frame it writes into (index and serial), or for a
+// keyed container a reference to both, so a copy costs one retain. All state
+// lives in `_DirectEncoding`.
+
+extension _DirectEncoding {
+    /// A keyed container over `frame`: one from the shelf when one is free.
+    func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, serial: UInt64) -> KeyedEncodingContainer<Key> {
+        guard shelf.isEnabled else {
+            return KeyedEncodingContainer(_DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial))
+        }
+        let keyType = ObjectIdentifier(Key.self)
+        if let shelved = shelf.take(keyType) {
+            shelved.context.frame = frame
+            shelved.context.serial = serial
+            return unsafeBitCast(shelved.box, to: KeyedEncodingContainer<Key>.self)
+        }
+        let container = _DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial)
+        let keyed = KeyedEncodingContainer(container)
+        shelf.keep(keyed, keyType: keyType, context: container.target)
+        return keyed
+    }
+
+    /// Keeps keyed containers for reuse while the scope lives (held by the
+    /// owner of this encoding).
+    func shelfScope() -> _ContainerShelfScope {
+        _ContainerShelfScope(enable: { self.shelf.isEnabled = true }, end: { self.shelf.removeAll() })
+    }
+}
 
 struct _DirectEncoder: Encoder {
     let state: _DirectEncoding
@@ -14,7 +40,7 @@ struct _DirectEncoder: Encoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let open = state.openContainer(frame, serial, .object)
-        return KeyedEncodingContainer(_DirectKeyedContainer<Key>(state: state, frame: open ? frame : -1, serial: serial))
+        return state.keyedContainer(Key.self, frame: open ? frame : -1, serial: serial)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -28,9 +54,20 @@ struct _DirectEncoder: Encoder {
 }
 
 struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    /// Where it writes: a class, so that a shelved container can be pointed
+    /// at another frame (`_ContainerShelf`).
+    let target: _DirectKeyedTarget
+    /// `target.state`, held here too: read through `target`, or through an
+    /// unowned reference, it was retained and released on every call.
     let state: _DirectEncoding
-    let frame: Int
-    let serial: UInt64
+
+    @inline(__always) var frame: Int { target.frame }
+    @inline(__always) var serial: UInt64 { target.serial }
+
+    init(state: _DirectEncoding, frame: Int, serial: UInt64) {
+        target = _DirectKeyedTarget(state: state, frame: frame, serial: serial)
+        self.state = state
+    }
 
     var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
 
@@ -100,7 +137,7 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let (nested, nestedSerial) = state.openNested(frame, serial, key: key, kind: .object)
-        return KeyedEncodingContainer(_DirectKeyedContainer<NestedKey>(state: state, frame: nested, serial: nestedSerial))
+        return state.keyedContainer(NestedKey.self, frame: nested, serial: nestedSerial)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -116,6 +153,19 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let (slot, slotSerial) = state.openSuper(frame, serial, key: key)
         return _DirectEncoder(state: state, frame: slot, serial: slotSerial)
+    }
+}
+
+/// The frame a keyed container writes into.
+final class _DirectKeyedTarget {
+    let state: _DirectEncoding
+    var frame: Int
+    var serial: UInt64
+
+    init(state: _DirectEncoding, frame: Int, serial: UInt64) {
+        self.state = state
+        self.frame = frame
+        self.serial = serial
     }
 }
 
@@ -172,7 +222,7 @@ struct _DirectUnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let (nested, nestedSerial) = state.openNestedElement(frame, serial, kind: .object)
-        return KeyedEncodingContainer(_DirectKeyedContainer<NestedKey>(state: state, frame: nested, serial: nestedSerial))
+        return state.keyedContainer(NestedKey.self, frame: nested, serial: nestedSerial)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

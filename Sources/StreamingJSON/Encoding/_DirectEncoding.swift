@@ -70,6 +70,8 @@ final class _DirectEncoding {
     private var bridgeTape: _EncodingTape?
     private var bridgeContext: _EncodingContext?
     private var bridgeWriter: _JSONWriter?
+    /// Keyed containers kept for reuse while a `shelfScope()` is alive.
+    @exclusivity(unchecked) var shelf = _ContainerShelf<_DirectKeyedTarget>()
 
     init(options: _EncodingOptions, output: _JSONOutput, pretty: Bool) {
         out = output

@@ -16,6 +16,8 @@ struct _ValueWriter {
     var writer: _JSONWriter
     let output: _JSONOutput
     let direct: _DirectEncoding?
+    /// Lets `direct` reuse keyed containers for as long as this writer lives.
+    private let shelfScope: _ContainerShelfScope?
 
     init(options: _EncodingOptions, output: _JSONOutput, compact: Bool = false) {
         context = _EncodingContext(tape: tape, options: options)
@@ -26,6 +28,7 @@ struct _ValueWriter {
         } else {
             direct = _DirectEncoding(options: options, output: output, pretty: writer.pretty)
         }
+        shelfScope = direct?.shelfScope()
     }
 
     var pretty: Bool { writer.pretty }
