@@ -139,6 +139,10 @@ typedef struct sj_parser {
     const unsigned char *const *memberKeys;
     const size_t *memberLengths;
     size_t memberCount;
+    // One bit per listed key, from its length and first byte (sj_key_bit):
+    // most keys an element has are not listed, and this rejects them
+    // without comparing against each listed key.
+    uint64_t memberBits;
     int projecting;
     int skipMember;
     size_t memberDepth;
@@ -483,8 +487,13 @@ static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
 
 /// Whether the projection drops the member whose key is `key`: a member of
 /// an element that is an object, with a key not in the list.
+static inline uint64_t sj_key_bit(const unsigned char *key, size_t length) {
+    return (uint64_t)1 << ((length * 7 + (length ? key[0] : 0)) & 63);
+}
+
 static inline int sj_projected_out(const sj_parser *p, const unsigned char *key, size_t length) {
     if (!p->projecting || p->depth != p->frameDepth + 1 || p->mode == SJ_MODE_MEMBERS) return 0;
+    if (!(p->memberBits & sj_key_bit(key, length))) return 1;
     for (size_t i = 0; i < p->memberCount; i++)
         if (p->memberLengths[i] == length && sj_bytes_equal(p->memberKeys[i], key, length))
             return 0;
@@ -635,6 +644,8 @@ static inline void sj_parser_project(sj_parser *p, const unsigned char *const *k
     p->memberKeys = keys;
     p->memberLengths = lengths;
     p->memberCount = count;
+    p->memberBits = 0;
+    for (size_t i = 0; i < count; i++) p->memberBits |= sj_key_bit(keys[i], lengths[i]);
     p->projecting = 1;
 }
 

@@ -5,6 +5,7 @@ import Foundation
 /// offset (`+08:00`, `+0800`, `+08`). Foundation's own `.iso8601` rejects
 /// fractional seconds; users expect them to work, so they are accepted.
 func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+    if text.count == 20, let date = _parseISO8601Seconds(text) { return date }
     var index = 0
     func number(_ width: Int) -> Int? {
         guard index + width <= text.count else { return nil }
@@ -67,6 +68,30 @@ func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
     let days = _daysFromCivil(year: year, month: month, day: day)
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
     return Date(timeIntervalSince1970: Double(seconds) + fraction)
+}
+
+/// The common case, `YYYY-MM-DDTHH:MM:SSZ` (20 bytes), read at fixed offsets:
+/// a tenth of the general parser's instructions. Anything else (or any
+/// irregularity) returns nil and goes through the general parser.
+@inline(__always)
+private func _parseISO8601Seconds(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+    let base = text.baseAddress!
+    /// The two digits at `offset` as a number, or a value over 99 when either is not a digit.
+    @inline(__always) func pair(_ offset: Int) -> Int {
+        let tens = base[offset] &- 0x30, ones = base[offset &+ 1] &- 0x30
+        return tens <= 9 && ones <= 9 ? Int(tens) &* 10 &+ Int(ones) : 100
+    }
+    guard base[4] == UInt8(ascii: "-"), base[7] == UInt8(ascii: "-"), base[10] | 0x20 == UInt8(ascii: "t"),
+          base[13] == UInt8(ascii: ":"), base[16] == UInt8(ascii: ":"), base[19] | 0x20 == UInt8(ascii: "z")
+    else { return nil }
+    let century = pair(0), yearOfCentury = pair(2), month = pair(5), day = pair(8)
+    let hour = pair(11), minute = pair(14), second = pair(17)
+    guard century <= 99, yearOfCentury <= 99, month >= 1, month <= 12, day >= 1,
+          hour <= 23, minute <= 59, second <= 60 else { return nil }
+    let year = century &* 100 &+ yearOfCentury
+    guard day <= _daysInMonth(month, year: year) else { return nil }
+    let days = _daysFromCivil(year: year, month: month, day: day)
+    return Date(timeIntervalSince1970: Double(days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ second))
 }
 
 private func _isLeapYear(_ year: Int) -> Bool {

@@ -48,59 +48,14 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// Absolute index of the value of the first member whose (converted) key is `name`.
     func valueIndex(named name: String) throws -> Int? {
-        let stream = decoder.stream
-        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
-        let tokens = stream.parser.tokens
-        let end = local + 1 + tokens[local].span
-        let base = stream.tokenBase
-        if let convertedKeys {
-            var member = local + 1
-            var ordinal = 0
-            while member < end {
-                if convertedKeys[ordinal] == name { return base + member + 1 }
-                member += 1 + tokens[member + 1].size
-                ordinal += 1
-            }
-            return nil
-        }
-        let arena = stream.parser.arena
         let context = self.context
-        func scan(_ wanted: UnsafeBufferPointer<UInt8>) -> Int? {
-            let count = wanted.count
-            let first = count > 0 ? wanted[0] : 0
-            let wantedBit = _ObjectContext.keyBit(count: count, first: first)
-            // Members before the cursor were passed over by earlier lookups; the
-            // filter holds a bit for each of their keys. When `name`'s bit is not
-            // set, `name` is not among them, so the first occurrence, if any,
-            // is at or after the cursor: decoding keys in document order costs
-            // one comparison per key instead of a scan from the start.
-            let fromCursor = context.passedKeys & wantedBit == 0
-            var member = fromCursor ? local &+ context.cursor : local &+ 1
-            var passed: UInt64 = 0
-            while member < end {
-                let token = tokens[member]
-                let length = token.length
-                let bytes = arena + token.arenaOffset
-                if length == count && (count == 0 || (bytes[0] == first && _equalBytes(bytes, wanted.baseAddress!, count))) {
-                    let valueToken = tokens[member &+ 1]
-                    if fromCursor {
-                        context.cursor = member &- local &+ (valueToken.kind == _Kind.array || valueToken.kind == _Kind.object
-                                                            ? valueToken.span &+ 2 : 2)
-                        context.passedKeys |= passed | wantedBit
-                    }
-                    return base &+ member &+ 1
-                }
-                if fromCursor { passed |= _ObjectContext.keyBit(count: length, first: length > 0 ? bytes[0] : 0) }
-                let value = tokens[member &+ 1]
-                member &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
-            }
-            // Not at or after the cursor, and (from the filter) not before it.
-            return nil
-        }
+        if context.convertedKeys != nil { return try context.convertedValueIndex(named: name) }
         // Native strings (coding keys are literals) expose their UTF-8 without a copy.
-        if let found = name.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        if let found = try name.utf8.withContiguousStorageIfAvailable({ try context.valueIndex(ofKey: $0) }) {
+            return found
+        }
         var copy = name
-        return copy.withUTF8(scan)
+        return try copy.withUTF8 { try context.valueIndex(ofKey: $0) }
     }
 
     @inline(__always)
@@ -260,6 +215,12 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// What a keyed container knows, shared by its copies.
 final class _ObjectContext {
     let decoder: _TapeDecoder
+    /// `decoder.stream` and its parser's tape, read on every lookup: held
+    /// here, they are loads, where going through the decoder retained and
+    /// released them each time. The stream makes its parser once, before any
+    /// element, and keeps it.
+    let stream: _ElementStream
+    let tape: UnsafeMutablePointer<sj_parser>
     private(set) var object: Int
     private(set) var node: _CodingPathNode
     private(set) var convertedKeys: [String]?
@@ -277,9 +238,69 @@ final class _ObjectContext {
 
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode, convertedKeys: [String]?) {
         self.decoder = decoder
+        stream = decoder.stream
+        tape = decoder.stream.tape
         self.object = object
         self.node = node
         self.convertedKeys = convertedKeys
+    }
+
+    /// Absolute index of the value of the first member whose key's UTF-8 is
+    /// `wanted` (keys as in the JSON).
+    ///
+    /// Members before the cursor were passed over by earlier lookups; the
+    /// filter holds a bit for each of their keys. When the wanted key's bit is
+    /// not set, it is not among them, so its first occurrence, if any, is at
+    /// or after the cursor: decoding keys in document order costs one
+    /// comparison per key instead of a scan from the start.
+    @inline(__always)
+    func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>) throws -> Int? {
+        let local = object &- stream.tokenBase
+        guard local >= 0 && local < tape.pointee.tokenCount else { throw decoder.dropped(path: node) }
+        let tokens = UnsafePointer(tape.pointee.tokens!)
+        let arena = UnsafePointer(tape.pointee.arena!)
+        let end = local &+ 1 &+ tokens[local].span
+        let count = wanted.count
+        let key = wanted.baseAddress ?? UnsafePointer(arena)
+        let wantedBit = Self.keyBit(count: count, first: count > 0 ? key[0] : 0)
+        let fromCursor = passedKeys & wantedBit == 0
+        var member = fromCursor ? local &+ cursor : local &+ 1
+        var passed: UInt64 = 0
+        while member < end {
+            let token = tokens[member]
+            let length = token.length
+            let value = tokens[member &+ 1]
+            let next = member &+ (value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2)
+            if length == count && _equalShortBytes(arena + token.arenaOffset, key, count) {
+                if fromCursor {
+                    cursor = next &- local
+                    passedKeys |= passed | wantedBit
+                }
+                return object &+ (member &+ 1 &- local)
+            }
+            if fromCursor { passed |= Self.keyBit(count: length, first: length > 0 ? arena[token.arenaOffset] : 0) }
+            member = next
+        }
+        // Not at or after the cursor, and (from the filter) not before it.
+        return nil
+    }
+
+    /// `valueIndex(named:)` with a key strategy: the converted keys, compared as strings.
+    @inline(never)
+    func convertedValueIndex(named name: String) throws -> Int? {
+        guard let convertedKeys else { return nil }
+        let local = object &- stream.tokenBase
+        guard local >= 0 && local < tape.pointee.tokenCount else { throw decoder.dropped(path: node) }
+        let tokens = UnsafePointer(tape.pointee.tokens!)
+        let end = local + 1 + tokens[local].span
+        var member = local + 1
+        var ordinal = 0
+        while member < end {
+            if convertedKeys[ordinal] == name { return object + (member + 1 - local) }
+            member += 1 + tokens[member + 1].size
+            ordinal += 1
+        }
+        return nil
     }
 
     /// Makes this the context of a container over another object (a shelved

@@ -7,7 +7,7 @@ extension _TapeDecoder {
     /// "line 3, column 17 (byte 45)" for the value at `index`, if it is still on the tape.
     func location(of index: Int) -> String? {
         guard let local = stream.local(index) else { return nil }
-        return stream.position(of: stream.parser.tokens[local].position).description
+        return stream.position(of: stream.tokens[local].position).description
     }
 
     func describeFound(at index: Int) -> String {
@@ -16,7 +16,7 @@ extension _TapeDecoder {
         case Self.absent: return "no value"
         default:
             guard let local = stream.local(index) else { return "a value" }
-            return _describeKind(stream.parser.tokens[local].kind)
+            return _describeKind(stream.tokens[local].kind)
         }
     }
 
@@ -28,7 +28,7 @@ extension _TapeDecoder {
     func typeMismatch(_ type: Any.Type, at index: Int, path: _CodingPathNode) -> DecodingError {
         // What was found is no value but an element over maxElementBytes: say so,
         // as streams do.
-        if index >= 0, let local = stream.local(index), stream.parser.tokens[local].kind == _Kind.oversized {
+        if index >= 0, let local = stream.local(index), stream.tokens[local].kind == _Kind.oversized {
             return oversized(at: index, path: path)
         }
         return DecodingError.typeMismatch(type, .init(
@@ -54,7 +54,7 @@ extension _TapeDecoder {
 
     /// An element that passed `maxElementBytes`: parsed, not kept.
     func oversized(at index: Int, path: _CodingPathNode) -> DecodingError {
-        let offset = stream.local(index).map { stream.parser.tokens[$0].position } ?? 0
+        let offset = stream.local(index).map { stream.tokens[$0].position } ?? 0
         let error = JSONSyntaxError(message: "Element larger than \(stream.limits.maxElementBytes) bytes (maxElementBytes)",
                                     position: stream.position(of: offset))
         return DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: error.description,

@@ -10,7 +10,7 @@ extension _TapeDecoder {
     func scalar(_ kind: UInt8, _ type: Any.Type, at index: Int,
                 path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.parser.tokens[local]
+            let token = stream.tokens[local]
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path())
@@ -32,7 +32,7 @@ extension _TapeDecoder {
 
     func decodeBool(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Bool {
         if index >= 0, let local = stream.local(index) {
-            let kind = stream.parser.tokens[local].kind
+            let kind = stream.tokens[local].kind
             if kind == _Kind.true { return true }
             if kind == _Kind.false { return false }
         }
@@ -50,7 +50,7 @@ extension _TapeDecoder {
 
     func decodeDouble(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Double {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.parser.tokens[local]
+            let token = stream.tokens[local]
             if token.kind == _Kind.number {
                 let text = bytes(of: token)
                 let value = _parseDouble(text)
@@ -66,7 +66,7 @@ extension _TapeDecoder {
 
     func decodeFloat(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Float {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.parser.tokens[local]
+            let token = stream.tokens[local]
             if token.kind == _Kind.number {
                 let text = String(decoding: bytes(of: token), as: UTF8.self)
                 if let value = Float(text), value.isFinite && (value != 0 || _isZeroLiteral(bytes(of: token))) {

@@ -155,7 +155,7 @@ final class _TapeDecoder: Decoder {
     @inline(__always)
     func token(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
         guard let local = stream.local(index) else { throw dropped(path: path()) }
-        return stream.parser.tokens[local]
+        return stream.tokens[local]
     }
 
     /// The kind of value at `index`, including the two off-tape values.
@@ -174,7 +174,7 @@ final class _TapeDecoder: Decoder {
     /// The bytes of a string, key or number token.
     @inline(__always)
     func bytes(of token: sj_token) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: stream.parser.arena + token.arenaOffset, count: token.length)
+        UnsafeBufferPointer(start: stream.arena + token.arenaOffset, count: token.length)
     }
 
     /// Absolute index of the value after the one at `index`.
@@ -304,10 +304,10 @@ extension _TapeDecoder {
     @inline(__always)
     private func scalarArray<R: _ScalarRead>(_: R.Type, at index: Int,
                                              path: @autoclosure () -> _CodingPathNode) throws -> [R.Value] {
-        guard index >= 0, let local = stream.local(index), stream.parser.tokens[local].kind == _Kind.array else {
+        guard index >= 0, let local = stream.local(index), stream.tokens[local].kind == _Kind.array else {
             throw mismatch([R.Value].self, at: index, path: path())
         }
-        let count = stream.parser.tokens[local].count
+        let count = stream.tokens[local].count
         var result: [R.Value] = []
         result.reserveCapacity(count)
         for position in 0..<count {
@@ -320,7 +320,7 @@ extension _TapeDecoder {
     /// The token of an array or object, or Foundation's errors for null and other kinds.
     func containerToken(_ kind: UInt8, _ type: Any.Type, at index: Int, path: _CodingPathNode) throws -> sj_token {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.parser.tokens[local]
+            let token = stream.tokens[local]
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path)

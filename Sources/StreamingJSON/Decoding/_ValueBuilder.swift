@@ -154,6 +154,34 @@ final class _KeyCache {
     }
 }
 
+/// `_equalBytes` for keys, most of which are under 16 bytes: two loads of
+/// each side (overlapping when shorter than twice the width) instead of a
+/// loop over the bytes.
+@inline(__always)
+func _equalShortBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+    switch count {
+    case 0:
+        return true
+    case 1:
+        return a.load(as: UInt8.self) == b.load(as: UInt8.self)
+    case 2, 3:
+        return a.loadUnaligned(as: UInt16.self) == b.loadUnaligned(as: UInt16.self)
+            && a.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+                == b.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+    case 4...7:
+        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+            && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+    case 8...16:
+        return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+            && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    default:
+        return _equalBytes(a.assumingMemoryBound(to: UInt8.self), b.assumingMemoryBound(to: UInt8.self), count)
+    }
+}
+
 /// Whether `count` bytes at `a` and `b` are equal: eight at a time, inline,
 /// since keys are short and a call to `memcmp` costs more than the comparison.
 @inline(__always)

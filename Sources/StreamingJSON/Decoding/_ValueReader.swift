@@ -123,12 +123,12 @@ package final class _ValueReader {
                 index += 1
                 ordinal += 1
                 guard let local = stream.local(start) else { return .end }
-                if stream.parser.tokens[local].kind == _Kind.oversized {
+                if stream.tokens[local].kind == _Kind.oversized {
                     let error = syntaxError(in: decoder.oversized(at: start, path: .root))
                     return .elementError(error, isLimit: true)
                 }
                 elementStart = start
-                return .value(builder.value(at: local, tokens: stream.parser.tokens, arena: stream.parser.arena))
+                return .value(builder.value(at: local, tokens: stream.tokens, arena: stream.arena))
             }
         } catch {
             if stream.pendingErrorsThrown != thrownBefore {
@@ -148,7 +148,7 @@ package final class _ValueReader {
     /// Where the element last returned as a value starts: line, column and byte offset.
     package func elementPosition() -> (line: Int, column: Int, byteOffset: Int)? {
         guard let start = elementStart, let local = stream.local(start) else { return nil }
-        let position = stream.position(of: stream.parser.tokens[local].position)
+        let position = stream.position(of: stream.tokens[local].position)
         return (position.line, position.column, position.byteOffset)
     }
 

@@ -115,8 +115,8 @@ extension JSONValue: _TapeDecodable {
     /// with jsonstream's reader): no containers, no coding keys.
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> JSONValue {
         guard let local = decoder.stream.local(index) else { throw decoder.dropped(path: path) }
-        let tokens = decoder.stream.parser.tokens
-        let arena = decoder.stream.parser.arena
+        let tokens = decoder.stream.tokens
+        let arena = decoder.stream.arena
         guard tokens[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
         return decoder.valueBuilder.value(at: local, tokens: tokens, arena: arena)
     }
