@@ -47,8 +47,13 @@ import Testing
         #expect(expected[2].children[0].children[0].children[0].name == "c111")
         let streamed = try Self.streamed(Tree.self, Self.forest)
         #expect(streamed == expected)
-        // A document decode keeps a shelf too.
+        // A whole document (this one is below the shelf threshold, so without a shelf).
         #expect(try StreamingJSONDecoder().decode([Tree].self, from: Self.forest) == expected)
+        // A document past the threshold reuses containers.
+        let body = String(decoding: Self.forest.dropFirst().dropLast(), as: UTF8.self)
+        let large = Data(("[" + Array(repeating: body, count: 300).joined(separator: ",") + "]").utf8)
+        #expect(large.count >= StreamingJSONDecoder.shelfThreshold)
+        #expect(try StreamingJSONDecoder().decode([Tree].self, from: large) == (try JSONDecoder().decode([Tree].self, from: large)))
         // And so does a feed, whatever the chunks.
         for chunk in [1, 7, 64] {
             let feed = JSONElementFeed(of: Tree.self)

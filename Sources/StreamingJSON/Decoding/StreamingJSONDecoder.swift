@@ -222,10 +222,16 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         try _decodeDocument(type, source: _FileDescriptorSource(handle: handle), size: nil)
     }
 
+    /// Documents from this size on (or of unknown size) reuse keyed containers.
+    static let shelfThreshold = 64 * 1024
+
     func _decodeDocument<T: Decodable>(_ type: T.Type, source: some _ByteSource, size: Int?) throws -> T {
         let options = self.options
         let stream = options.makeStream(source: source, size: size, mode: .document)
         let decoder = _TapeDecoder(stream: stream, options: options)
+        // A small document repeats few containers: setting up a shelf for it
+        // (and shelving each container type once) costs more than it saves.
+        guard (size ?? Int.max) >= Self.shelfThreshold else { return try decoder.decodeDocument(type) }
         let shelfScope = decoder.shelfScope()
         return try withExtendedLifetime(shelfScope) { try decoder.decodeDocument(type) }
     }

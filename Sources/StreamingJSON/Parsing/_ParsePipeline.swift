@@ -120,7 +120,7 @@ extension _ElementStream {
     static func startProducer(source: any _ByteSource, mode: _StreamMode?, path: [String],
                               limits: _ParserLimits) -> _BatchQueue {
         let producerStream = _ElementStream(source: source, mode: mode, path: path, limits: limits,
-                                            forwardsNewlines: true)
+                                            forwardsNewlines: true, chunkSize: pipelinedChunkSize)
         let queue = _BatchQueue(batches: 3)
         let producer = _Producer(stream: producerStream, queue: queue)
         let thread = Thread { producer.run() }
