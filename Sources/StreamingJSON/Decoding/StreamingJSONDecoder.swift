@@ -2,8 +2,9 @@ import Foundation
 
 /// Decodes JSON into `Decodable` values like Foundation's `JSONDecoder`, but
 /// as a stream: a root-level array (or JSON Lines, or the array at a key path)
-/// is parsed by yajl a 64 KiB chunk at a time and decoded element by element,
-/// so memory is bounded by the largest element, not by the document.
+/// is parsed by yajl a chunk at a time (64 KiB, or 256 KiB on a parsing
+/// thread) and decoded element by element, so memory is bounded by the
+/// largest element, not by the document.
 ///
 /// ```swift
 /// let decoder = StreamingJSONDecoder()
@@ -200,7 +201,8 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         try _decodeDocument(type, source: _DataSource(data), size: data.count)
     }
 
-    /// Decodes a value from a file, read in 64 KiB chunks.
+    /// Decodes a value from a file, read in 64 KiB chunks (256 KiB when a
+    /// second thread parses it).
     ///
     /// The file is read with `read(2)` into one reused buffer, never mapped
     /// or loaded whole; a root array decoded as `[T]` still ends up in
