@@ -215,12 +215,9 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 /// What a keyed container knows, shared by its copies.
 final class _ObjectContext {
     let decoder: _TapeDecoder
-    /// `decoder.stream` and its parser's tape, read on every lookup: held
-    /// here, they are loads, where going through the decoder retained and
-    /// released them each time. The stream makes its parser once, before any
-    /// element, and keeps it.
+    /// `decoder.stream`, read on every lookup: held here, it is a load, where
+    /// going through the decoder retained and released it each time.
     let stream: _ElementStream
-    let tape: UnsafeMutablePointer<sj_parser>
     private(set) var object: Int
     private(set) var node: _CodingPathNode
     private(set) var convertedKeys: [String]?
@@ -239,7 +236,6 @@ final class _ObjectContext {
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode, convertedKeys: [String]?) {
         self.decoder = decoder
         stream = decoder.stream
-        tape = decoder.stream.tape
         self.object = object
         self.node = node
         self.convertedKeys = convertedKeys
@@ -255,10 +251,9 @@ final class _ObjectContext {
     /// comparison per key instead of a scan from the start.
     @inline(__always)
     func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>) throws -> Int? {
-        let local = object &- stream.tokenBase
-        guard local >= 0 && local < tape.pointee.tokenCount else { throw decoder.dropped(path: node) }
-        let tokens = UnsafePointer(tape.pointee.tokens!)
-        let arena = UnsafePointer(tape.pointee.arena!)
+        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
+        let tokens = stream.tokens
+        let arena = stream.arena
         let end = local &+ 1 &+ tokens[local].span
         let count = wanted.count
         let key = wanted.baseAddress ?? UnsafePointer(arena)
@@ -289,9 +284,8 @@ final class _ObjectContext {
     @inline(never)
     func convertedValueIndex(named name: String) throws -> Int? {
         guard let convertedKeys else { return nil }
-        let local = object &- stream.tokenBase
-        guard local >= 0 && local < tape.pointee.tokenCount else { throw decoder.dropped(path: node) }
-        let tokens = UnsafePointer(tape.pointee.tokens!)
+        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
+        let tokens = stream.tokens
         let end = local + 1 + tokens[local].span
         var member = local + 1
         var ordinal = 0
