@@ -20,9 +20,6 @@ final class _ElementStream {
     /// Created when the mode is known: at once, or for `.auto` when the first
     /// non-whitespace byte (or the end of input) is seen.
     private(set) var parser: _TapeParser!
-    /// `parser.state` (set with it): the decoders read the tape through this pointer, which
-    /// costs no retain and release of the parser per token read.
-    private(set) var tape: UnsafeMutablePointer<sj_parser>!
     /// nil until `.auto` has been resolved.
     private(set) var mode: _StreamMode!
     let path: [String]
@@ -94,7 +91,6 @@ final class _ElementStream {
         self.buffer = .allocate(byteCount: 0, alignment: 16)
         self.forwardsNewlines = false
         self.parser = _TapeParser(tapeOnly: ())
-        self.tape = parser.state
         self.mode = mode
         self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits)
     }
@@ -102,7 +98,6 @@ final class _ElementStream {
     private func resolve(_ mode: _StreamMode) {
         self.mode = mode
         self.parser = _TapeParser(mode: mode, path: path, limits: limits)
-        self.tape = parser.state
     }
 
     deinit {
@@ -204,12 +199,12 @@ final class _ElementStream {
     @inline(__always)
     func local(_ absolute: Int) -> Int? {
         let index = absolute &- tokenBase
-        return index >= 0 && index < tape.pointee.tokenCount ? index : nil
+        return index >= 0 && index < parser.tokenCount ? index : nil
     }
 
-    /// The tape's tokens and arena (see `tape`).
-    @inline(__always) var tokens: UnsafePointer<sj_token> { UnsafePointer(tape.pointee.tokens) }
-    @inline(__always) var arena: UnsafePointer<UInt8> { UnsafePointer(tape.pointee.arena) }
+    /// The tape's tokens and arena.
+    @inline(__always) var tokens: UnsafePointer<sj_token> { parser.tokens }
+    @inline(__always) var arena: UnsafePointer<UInt8> { parser.arena }
 
     // MARK: Reading
 
