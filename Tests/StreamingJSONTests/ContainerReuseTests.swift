@@ -155,6 +155,51 @@ import Testing
         }
         #expect(weakDecoder == nil)
     }
+
+    /// Keeps the container of its first element past the end of the stream.
+    struct Stasher: Decodable {
+        nonisolated(unsafe) static var kept: KeyedDecodingContainer<CodingKeys>?
+        var id: Int
+        enum CodingKeys: String, CodingKey { case id }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            if Self.kept == nil { Self.kept = container }
+        }
+    }
+
+    /// A shelved container does not own its context (its copies would retain
+    /// it on every call): the shelf does, and hands it to the orphanage when
+    /// the container outlives the shelf.
+    @Test func aContainerKeptPastItsShelfStaysValidUntilLetGo() throws {
+        weak var weakDecoder: _TapeDecoder?
+        Stasher.kept = nil
+        do {
+            let data = Data(#"[{"id": 7}, {"id": 8}, {"id": 9}]"#.utf8)
+            let options = _DecodingOptions()
+            let stream = options.makeStream(source: _DataSource(data), size: data.count, mode: .array)
+            let decoder = _TapeDecoder(stream: stream, options: options)
+            weakDecoder = decoder
+            var container = _IncrementalUnkeyedContainer(decoder: decoder, path: .root, shelvesContainers: true)
+            var ids: [Int] = []
+            while let element = try container.nextElement(Stasher.self) { ids.append(element.id) }
+            #expect(ids == [7, 8, 9])
+            // The first container was kept, so the second element got another.
+            #expect(decoder.shelf.count == 2)
+        }
+        do {
+            // The shelf is gone; the kept container still reads its own context.
+            let kept = try #require(Stasher.kept)
+            Stasher.kept = nil
+            #expect(kept.codingPath.map(\.intValue) == [0])
+            #expect(weakDecoder != nil)
+            // Its element was dropped from the tape: an error, not a crash.
+            #expect(throws: DecodingError.self) { try kept.decode(Int.self, forKey: .id) }
+        }
+        _ContainerOrphanage.sweep()
+        #expect(weakDecoder == nil)
+    }
 }
 
 /// The encoder's side: keyed containers reused by `_DirectEncoding`.

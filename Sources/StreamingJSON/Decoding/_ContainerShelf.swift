@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keyed containers handed out again, by the decoder and by the encoder.
 ///
 /// A record type's `init(from:)` or `encode(to:)` asks for one keyed
@@ -59,16 +61,70 @@ struct _ContainerShelf<Context: AnyObject> {
         return nil
     }
 
-    /// Keeps a container just built, when there is room and it is one reference.
+    /// Whether `keep` would keep a container of this type: the shelf is in
+    /// use, has room, and the container is one reference.
+    @inline(__always)
+    func hasRoom<Container>(for _: Container.Type) -> Bool {
+        isEnabled && entries.count < Self.capacity && MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size
+    }
+
+    /// Keeps a container just built, when `hasRoom(for:)`.
     mutating func keep<Container>(_ container: Container, keyType: ObjectIdentifier, context: Context) {
-        guard isEnabled, entries.count < Self.capacity,
-              MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size else { return }
+        guard hasRoom(for: Container.self) else { return }
         entries.append(Entry(keyType: keyType, box: unsafeBitCast(container, to: AnyObject.self), context: context))
     }
 
+    /// Ends the shelf's use. A kept container may not own its context (the
+    /// decoder's do not): the shelf does. When something else still holds
+    /// such a container (user code that stored it), its context must outlive
+    /// the shelf, so the pair goes to `_ContainerOrphanage` until the
+    /// container is let go.
     mutating func removeAll() {
         isEnabled = false
+        var index = 0
+        while index < entries.count {
+            if !isKnownUniquelyReferenced(&entries[index].box) {
+                _ContainerOrphanage.adopt(box: entries[index].box, context: entries[index].context)
+            }
+            index += 1
+        }
         entries.removeAll()
+        _ContainerOrphanage.sweep()
+    }
+}
+
+/// Containers still held by someone when their shelf ended, with the
+/// contexts they do not own; each pair is dropped by a later sweep, once
+/// the orphanage holds the container's last reference. Normally empty.
+enum _ContainerOrphanage {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var orphans: [(box: AnyObject, context: AnyObject)] = []
+
+    static func adopt(box: AnyObject, context: AnyObject) {
+        lock.lock()
+        orphans.append((box, context))
+        lock.unlock()
+    }
+
+    static func sweep() {
+        lock.lock()
+        var index = 0
+        while index < orphans.count {
+            if isKnownUniquelyReferenced(&orphans[index].box) {
+                orphans.swapAt(index, orphans.count - 1)
+                orphans.removeLast()
+            } else {
+                index += 1
+            }
+        }
+        lock.unlock()
+    }
+
+    /// The number of orphans (for tests).
+    static var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return orphans.count
     }
 }
 

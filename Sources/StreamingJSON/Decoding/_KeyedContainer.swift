@@ -7,85 +7,69 @@ import Foundation
 /// member's key bytes in the arena, length first, with no `String` made per
 /// key. The first occurrence of a duplicate key wins, as in Foundation.
 /// Lookups usually come in document order, so each starts where the last one
-/// ended (see `_ObjectContext.cursor`). With a key strategy, the converted spellings are computed once per container.
+/// ended (see `_ObjectContext.cursor`). With a key strategy, the converted
+/// spellings are computed once per container.
 ///
-/// The container holds one reference: the standard library's type-erasing box
-/// copies the container (unspecialized) several times per `decode` call, and
-/// each copy retains every reference it holds.
+/// The standard library's type-erasing box copies the container
+/// (unspecialized, through its value witnesses) for every `decode` call, and
+/// a copy retains every strong reference the container holds: an atomic
+/// increment and decrement per call. So the container holds its context as
+/// an unmanaged reference, used only inside `withContext` (where it is
+/// borrowed, with no retain), and `owner` keeps the context alive only when
+/// nothing else does:
+///
+/// - a container built for a `_ContainerShelf` has no owner: the shelf holds
+///   the context for as long as the container's box can be reached (see
+///   `_ContainerShelf.removeAll()`), and copying `nil` is no atomic operation;
+/// - any other container owns its context.
 struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let context: _ObjectContext
+    private let context: Unmanaged<_ObjectContext>
+    private let owner: _ObjectContext?
 
     init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws {
-        let convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: path)
-        context = _ObjectContext(decoder: decoder, object: object, node: path, convertedKeys: convertedKeys)
+        let context = try _ObjectContext(decoder: decoder, object: object, node: path)
+        self.context = .passUnretained(context)
+        owner = context
     }
 
-    @inline(__always) var decoder: _TapeDecoder { context.decoder }
-    /// Absolute tape index of the object token.
-    @inline(__always) var object: Int { context.object }
-    @inline(__always) var node: _CodingPathNode { context.node }
-    /// The members' keys as converted by the key strategy, in document order;
-    /// nil with `.useDefaultKeys`.
-    @inline(__always) private var convertedKeys: [String]? { context.convertedKeys }
-
-    var codingPath: [any CodingKey] { node.path }
-
-    var allKeys: [Key] {
-        var seen = Set<String>()
-        var keys: [Key] = []
-        let names = convertedKeys ?? ((try? decoder.rawKeys(ofObject: object, path: node)) ?? [])
-        for name in names where seen.insert(name).inserted {
-            if let key = Key(stringValue: name) { keys.append(key) }
-        }
-        return keys
+    /// A container whose context the caller keeps alive (a shelf).
+    init(shelvedContext context: _ObjectContext) {
+        self.context = .passUnretained(context)
+        owner = nil
     }
 
-    /// Absolute index of the value for `key`, or nil when the object has no such member.
+    /// Runs `body` with the context borrowed: no retain, no release.
     @inline(__always)
-    func valueIndex(forKey key: Key) throws -> Int? {
-        try valueIndex(named: key.stringValue)
+    private func withContext<R>(_ body: (_ObjectContext) throws -> R) rethrows -> R {
+        try context._withUnsafeGuaranteedRef(body)
     }
 
-    /// Absolute index of the value of the first member whose (converted) key is `name`.
-    func valueIndex(named name: String) throws -> Int? {
-        let context = self.context
-        if context.convertedKeys != nil { return try context.convertedValueIndex(named: name) }
-        // Native strings (coding keys are literals) expose their UTF-8 without a copy.
-        if let found = try name.utf8.withContiguousStorageIfAvailable({ try context.valueIndex(ofKey: $0) }) {
-            return found
-        }
-        var copy = name
-        return try copy.withUTF8 { try context.valueIndex(ofKey: $0) }
-    }
+    var codingPath: [any CodingKey] { withContext { $0.node.path } }
 
-    @inline(__always)
-    private func require(_ key: Key) throws -> Int {
-        if let index = try valueIndex(forKey: key) { return index }
-        throw decoder.keyNotFound(key, inObject: object, path: node)
-    }
+    var allKeys: [Key] { withContext { $0.allKeys() } }
 
     func contains(_ key: Key) -> Bool {
-        (try? valueIndex(forKey: key)) != nil
+        withContext { (try? $0.valueIndex(forKey: key)) != nil }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        decoder.isNull(at: try require(key))
+        try withContext { c in c.decoder.isNull(at: try c.require(key)) }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try decoder.decodeBool(at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.decodeBool(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try decoder.decodeString(at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.decodeString(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try decoder.decodeDouble(at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.decodeDouble(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try decoder.decodeFloat(at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.decodeFloat(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
@@ -101,114 +85,93 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        try decoder.decodeInteger(T.self, at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.decodeInteger(T.self, at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unwrap(type, at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.unwrap(type, at: try c.require(key), path: c.node.appending(key)) }
     }
 
     // One lookup for `decodeIfPresent` instead of the default contains + decodeNil + decode.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let index = try valueIndex(forKey: key), !decoder.isNull(at: index) else { return nil }
-        return try decoder.unwrap(type, at: index, path: node.appending(key))
+        try withContext { c in
+            guard let index = try c.presentIndex(key) else { return nil }
+            return try c.decoder.unwrap(type, at: index, path: c.node.appending(key))
+        }
     }
 
     // Concrete overloads: a generic one would look up Optional<T> metadata at run time.
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeBool(at: index, path: node.appending(key))
+        try withContext { c in
+            guard let index = try c.presentIndex(key) else { return nil }
+            return try c.decoder.decodeBool(at: index, path: c.node.appending(key))
+        }
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeString(at: index, path: node.appending(key))
+        try withContext { c in
+            guard let index = try c.presentIndex(key) else { return nil }
+            return try c.decoder.decodeString(at: index, path: c.node.appending(key))
+        }
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeDouble(at: index, path: node.appending(key))
+        try withContext { c in
+            guard let index = try c.presentIndex(key) else { return nil }
+            return try c.decoder.decodeDouble(at: index, path: c.node.appending(key))
+        }
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeFloat(at: index, path: node.appending(key))
+        try withContext { c in
+            guard let index = try c.presentIndex(key) else { return nil }
+            return try c.decoder.decodeFloat(at: index, path: c.node.appending(key))
+        }
     }
 
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(Int.self, at: index, path: node.appending(key))
-    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try presentInteger(key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try presentInteger(key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try presentInteger(key) }
 
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(Int8.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(Int16.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(Int32.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(Int64.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(UInt.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(UInt8.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(UInt16.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(UInt32.self, at: index, path: node.appending(key))
-    }
-
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
-        guard let index = try presentIndex(key) else { return nil }
-        return try decoder.decodeInteger(UInt64.self, at: index, path: node.appending(key))
-    }
-
-    /// The value's index when the key is present and not null.
     @inline(__always)
-    private func presentIndex(_ key: Key) throws -> Int? {
-        guard let index = try valueIndex(forKey: key), !decoder.isNull(at: index) else { return nil }
-        return index
+    private func presentInteger<T: FixedWidthInteger>(_ key: Key) throws -> T? {
+        try withContext { c in
+            guard let index = try c.presentIndex(key) else { return nil }
+            return try c.decoder.decodeInteger(T.self, at: index, path: c.node.appending(key))
+        }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type,
                                                forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(try decoder.keyedContainer(NestedKey.self, at: try require(key), path: node.appending(key)))
+        try withContext { c in
+            KeyedDecodingContainer(try c.decoder.keyedContainer(NestedKey.self, at: try c.require(key),
+                                                                path: c.node.appending(key)))
+        }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder.unkeyedContainer(at: try require(key), path: node.appending(key))
+        try withContext { c in try c.decoder.unkeyedContainer(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     /// The value at key `"super"` (whatever `Key` is), or an absent value that reads as null.
     func superDecoder() throws -> any Decoder {
-        decoder.subDecoder(at: try valueIndex(named: _JSONKey.super.stringValue) ?? _TapeDecoder.absent,
-                           path: node.appending(_JSONKey.super))
+        try withContext { c in
+            c.decoder.subDecoder(at: try c.valueIndex(named: _JSONKey.super.stringValue) ?? _TapeDecoder.absent,
+                                 path: c.node.appending(_JSONKey.super))
+        }
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.subDecoder(at: try valueIndex(forKey: key) ?? _TapeDecoder.absent, path: node.appending(key))
+        try withContext { c in
+            c.decoder.subDecoder(at: try c.valueIndex(forKey: key) ?? _TapeDecoder.absent, path: c.node.appending(key))
+        }
     }
 }
 
@@ -233,12 +196,56 @@ final class _ObjectContext {
         1 &<< UInt64((count &* 7 &+ Int(first)) & 63)
     }
 
-    init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode, convertedKeys: [String]?) {
+    init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
         self.decoder = decoder
         stream = decoder.stream
         self.object = object
         self.node = node
-        self.convertedKeys = convertedKeys
+        convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+    }
+
+    // MARK: Lookups by coding key
+
+    /// The keys of the object that `Key` has a case for, first occurrences only.
+    func allKeys<Key: CodingKey>() -> [Key] {
+        var seen = Set<String>()
+        var keys: [Key] = []
+        let names = convertedKeys ?? ((try? decoder.rawKeys(ofObject: object, path: node)) ?? [])
+        for name in names where seen.insert(name).inserted {
+            if let key = Key(stringValue: name) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// Absolute index of the value for `key`, or nil when the object has no such member.
+    @inline(__always)
+    func valueIndex<Key: CodingKey>(forKey key: Key) throws -> Int? {
+        try valueIndex(named: key.stringValue)
+    }
+
+    /// Absolute index of the value of the first member whose (converted) key is `name`.
+    func valueIndex(named name: String) throws -> Int? {
+        if convertedKeys != nil { return try convertedValueIndex(named: name) }
+        // Native strings (coding keys are literals) expose their UTF-8 without a copy.
+        if let found = try name.utf8.withContiguousStorageIfAvailable({ try valueIndex(ofKey: $0) }) {
+            return found
+        }
+        var copy = name
+        return try copy.withUTF8 { try valueIndex(ofKey: $0) }
+    }
+
+    /// The value's index, or Foundation's `keyNotFound` error.
+    @inline(__always)
+    func require<Key: CodingKey>(_ key: Key) throws -> Int {
+        if let index = try valueIndex(forKey: key) { return index }
+        throw decoder.keyNotFound(key, inObject: object, path: node)
+    }
+
+    /// The value's index when the key is present and not null.
+    @inline(__always)
+    func presentIndex<Key: CodingKey>(_ key: Key) throws -> Int? {
+        guard let index = try valueIndex(forKey: key), !decoder.isNull(at: index) else { return nil }
+        return index
     }
 
     /// Absolute index of the value of the first member whose key's UTF-8 is

@@ -12,9 +12,14 @@ extension _TapeDecoder {
             try shelved.context.repoint(object: index, node: path)
             return unsafeBitCast(shelved.box, to: KeyedDecodingContainer<Key>.self)
         }
-        let container = try keyedContainer(Key.self, at: index, path: path)
-        let keyed = KeyedDecodingContainer(container)
-        shelf.keep(keyed, keyType: keyType, context: container.context)
+        guard shelf.hasRoom(for: KeyedDecodingContainer<Key>.self) else {
+            return KeyedDecodingContainer(try keyedContainer(Key.self, at: index, path: path))
+        }
+        try requireObject(Key.self, at: index, path: path)
+        // The shelf keeps the context alive: the container does not own it.
+        let context = try _ObjectContext(decoder: self, object: index, node: path)
+        let keyed = KeyedDecodingContainer(_KeyedContainer<Key>(shelvedContext: context))
+        shelf.keep(keyed, keyType: keyType, context: context)
         return keyed
     }
 
