@@ -156,6 +156,62 @@ import Testing
         #expect(weakDecoder == nil)
     }
 
+    // Key types of every shape, for the spelling cache of shelved contexts
+    // (`_ObjectContext.spellings`: one-byte trivial keys are told apart by
+    // their byte; other keys are asked for their `stringValue` each time).
+    struct OneKey: Codable, Equatable { var only: String }
+    struct Renamed: Codable, Equatable {
+        var a: Int; var b: Int; var c: String?
+        enum CodingKeys: String, CodingKey { case a = "first", b = "second", c = "" }
+    }
+    struct IntKeyed: Decodable, Equatable {
+        var x: Int; var y: Int
+        enum Keys: Int, CodingKey { case x = 7, y = 3 }
+        init(x: Int, y: Int) { self.x = x; self.y = y }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            x = try container.decode(Int.self, forKey: .x)
+            y = try container.decode(Int.self, forKey: .y)
+        }
+    }
+    struct StringKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+    /// Reads the members its first member names: a non-trivial key type.
+    struct Dynamic: Decodable, Equatable {
+        var values: [Int]
+        init(values: [Int]) { self.values = values }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: StringKey.self)
+            let names = try container.decode(String.self, forKey: StringKey(stringValue: "names"))
+            values = try names.split(separator: ",").map { try container.decode(Int.self, forKey: StringKey(stringValue: String($0))) }
+        }
+    }
+
+    @Test func keysOfEveryShapeAreFoundByReusedContainers() throws {
+        let one = Data(#"[{"only": "a"}, {"only": "b", "other": 1}, {"x": 0, "only": "c"}]"#.utf8)
+        #expect(try Self.streamed(OneKey.self, one) == [OneKey(only: "a"), OneKey(only: "b"), OneKey(only: "c")])
+        let renamed = Data(#"""
+            [{"first": 1, "second": 2, "": "empty"}, {"second": 4, "first": 3}, {"": null, "first": 5, "second": 6, "a": 9}]
+            """#.utf8)
+        #expect(try Self.streamed(Renamed.self, renamed) == (try JSONDecoder().decode([Renamed].self, from: renamed)))
+        let ints = Data(#"[{"x": 1, "y": 2}, {"y": 4, "x": 3}]"#.utf8)
+        #expect(try Self.streamed(IntKeyed.self, ints) == [IntKeyed(x: 1, y: 2), IntKeyed(x: 3, y: 4)])
+        let dynamic = Data(#"[{"names": "p,q", "p": 1, "q": 2}, {"q": 4, "names": "q,r,p", "r": 5, "p": 3}]"#.utf8)
+        #expect(try Self.streamed(Dynamic.self, dynamic) == [Dynamic(values: [1, 2]), Dynamic(values: [4, 5, 3])])
+        // A missing key is still reported by its own name.
+        do {
+            _ = try Self.streamed(Renamed.self, Data(#"[{"first": 1, "second": 2}, {"first": 3}]"#.utf8))
+            Issue.record("no error")
+        } catch let DecodingError.keyNotFound(key, context) {
+            #expect(key.stringValue == "second")
+            #expect(context.codingPath.map(\.intValue) == [1])
+        }
+    }
+
     /// Keeps the container of its first element past the end of the stream.
     struct Stasher: Decodable {
         nonisolated(unsafe) static var kept: KeyedDecodingContainer<CodingKeys>?

@@ -196,12 +196,41 @@ final class _ObjectContext {
         1 &<< UInt64((count &* 7 &+ Int(first)) & 63)
     }
 
+    /// The UTF-8 of the coding keys looked up so far, by their bit pattern
+    /// (256 slots), or nil. A shelved context serves one `Key` type for its
+    /// whole life; when that type's values are one byte or less with no
+    /// references (an enum's cases, as synthesized `CodingKeys` are), the
+    /// byte tells the keys apart, and `stringValue` (a call through the
+    /// witness table that builds a `String`) is asked once per key instead of
+    /// once per lookup. This assumes, as every coder does, that a key's
+    /// `stringValue` depends on the key alone.
+    private var spellings: UnsafeMutablePointer<_KeySpelling>?
+    /// `Key` is one byte (not zero).
+    private var keyIsByte = false
+
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
         self.decoder = decoder
         stream = decoder.stream
         self.object = object
         self.node = node
         convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+    }
+
+    /// A context kept on a shelf, for containers keyed by `Key` only.
+    convenience init<Key: CodingKey>(shelvedFor _: Key.Type, decoder: _TapeDecoder, object: Int,
+                                     node: _CodingPathNode) throws {
+        try self.init(decoder: decoder, object: object, node: node)
+        if _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 {
+            keyIsByte = MemoryLayout<Key>.size == 1
+            spellings = .allocate(capacity: 256)
+            spellings!.initialize(repeating: _KeySpelling(), count: 256)
+        }
+    }
+
+    deinit {
+        guard let spellings else { return }
+        for slot in 0..<256 { spellings[slot].bytes?.deallocate() }
+        spellings.deallocate()
     }
 
     // MARK: Lookups by coding key
@@ -220,7 +249,13 @@ final class _ObjectContext {
     /// Absolute index of the value for `key`, or nil when the object has no such member.
     @inline(__always)
     func valueIndex<Key: CodingKey>(forKey key: Key) throws -> Int? {
-        try valueIndex(named: key.stringValue)
+        if let spellings, convertedKeys == nil {
+            // A key of size 0 (an enum of one case) reads as 0.
+            let slot = spellings + (keyIsByte ? Int(unsafeBitCast(key, to: UInt8.self)) : 0)
+            if _slowPath(slot.pointee.bytes == nil) { slot.pointee = _KeySpelling(key.stringValue) }
+            return try valueIndex(ofKey: UnsafeBufferPointer(start: slot.pointee.bytes, count: slot.pointee.count))
+        }
+        return try valueIndex(named: key.stringValue)
     }
 
     /// Absolute index of the value of the first member whose (converted) key is `name`.
@@ -345,5 +380,21 @@ extension _TapeDecoder {
             let base = path.path
             return names.map { convert(base + [_JSONKey(stringValue: $0)]).stringValue }
         }
+    }
+}
+
+/// A coding key's UTF-8, kept by `_ObjectContext` (nil bytes: not yet asked).
+struct _KeySpelling {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var count = 0
+
+    init() {}
+
+    init(_ name: String) {
+        let utf8 = Array(name.utf8)
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
+        bytes.initialize(from: utf8, count: utf8.count)
+        self.bytes = bytes
+        count = utf8.count
     }
 }
