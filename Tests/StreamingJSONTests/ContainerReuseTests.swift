@@ -317,6 +317,100 @@ import Testing
         withExtendedLifetime(scope) {}
     }
 
+    // Key types of every shape, for the escaped-key cache of shelved targets
+    // (`_EscapedKeys`: one-byte trivial keys are told apart by their byte).
+    struct Shapes: Encodable {
+        var n: Int
+        enum CodingKeys: String, CodingKey {
+            case plain = "p", quoted = "say \"hi\"", accented = "café", long = "a key longer than sixteen bytes"
+            case empty = ""
+        }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(n, forKey: .plain)
+            try container.encode(n + 1, forKey: .quoted)
+            try container.encode(n + 2, forKey: .accented)
+            try container.encode(n + 3, forKey: .long)
+            try container.encode(n + 4, forKey: .empty)
+        }
+    }
+    struct One: Encodable { var only: Int }
+    struct IntKeyed: Encodable {
+        var x: Int
+        enum Keys: Int, CodingKey { case x = 7, y = 3 }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(x, forKey: .y)
+            try container.encode(x, forKey: .x)
+        }
+    }
+    struct Named: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+    /// Writes the members its names list: a key type that is not one byte.
+    struct Dynamic: Encodable {
+        var names: [String]
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Named.self)
+            for (index, name) in names.enumerated() { try container.encode(index, forKey: Named(stringValue: name)) }
+        }
+    }
+    /// Writes one key twice: an error, whether the key was cached or not.
+    struct Twice: Encodable {
+        enum CodingKeys: String, CodingKey { case a, b }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(1, forKey: .a)
+            try container.encode(2, forKey: .b)
+            try container.encode(3, forKey: .a)
+        }
+    }
+
+    /// Encodes each value with one shelf, as array elements, checking that
+    /// none needed the tape.
+    static func expectDirect<T: Encodable>(_ values: [T], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let direct = _DirectEncoding(options: _EncodingOptions(), output: _JSONOutput(capacity: 256), pretty: false)
+        let scope = direct.shelfScope()
+        for (index, value) in values.enumerated() {
+            try direct.encodeRoot(value, isElement: true, indent: 0, index: index)
+            #expect(!direct.needsTape, "value \(index)", sourceLocation: sourceLocation)
+        }
+        withExtendedLifetime(scope) {}
+    }
+
+    /// Each value through a writer (whose shelf lives across appends), as JSON Lines.
+    static func lines<T: Encodable>(_ values: [T]) throws -> [String] {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let writer = try JSONStreamWriter<T>(toFileAt: url, format: .jsonLines)
+        for value in values { try writer.append(value) }
+        try writer.finish()
+        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func keysOfEveryShapeAreWrittenByReusedContainers() throws {
+        #expect(try Self.lines([Shapes(n: 0), Shapes(n: 10)]) == [
+            #"{"p":0,"say \"hi\"":1,"café":2,"a key longer than sixteen bytes":3,"":4}"#,
+            #"{"p":10,"say \"hi\"":11,"café":12,"a key longer than sixteen bytes":13,"":14}"#,
+        ])
+        #expect(try Self.lines([One(only: 1), One(only: 2)]) == [#"{"only":1}"#, #"{"only":2}"#])
+        #expect(try Self.lines([IntKeyed(x: 1), IntKeyed(x: 2)]) == [#"{"y":1,"x":1}"#, #"{"y":2,"x":2}"#])
+        #expect(try Self.lines([Dynamic(names: ["p", "q"]), Dynamic(names: ["q", "r"])])
+                == [#"{"p":0,"q":1}"#, #"{"q":0,"r":1}"#])
+        // And they were written directly: a wrong cached key would have shown
+        // as a duplicate and sent the value through the tape.
+        try Self.expectDirect([Shapes(n: 0), Shapes(n: 10)])
+        try Self.expectDirect([IntKeyed(x: 1), IntKeyed(x: 2)])
+        // A key written twice is found by its cached hash too, element after
+        // element: written once, where it came first, with its last value
+        // (as `EncoderParityTests` expects of every path).
+        let twice = #"{"a":3,"b":2}"#
+        #expect(try Self.lines([Twice(), Twice(), Twice()]) == [twice, twice, twice])
+    }
+
     /// Keeps its container, and asks for a second one from the same encoder.
     struct Keeper: Encodable {
         nonisolated(unsafe) static var kept: [KeyedEncodingContainer<CodingKeys>] = []

@@ -35,11 +35,11 @@ final class _DirectEncoding {
     let escapesSlashes: Bool
     let maxDepth: Int
     let userInfo: [CodingUserInfoKey: Any]
-    private let keyMode: KeyMode
+    let keyMode: KeyMode
     private let dateMode: DateMode
     private let dataIsBase64: Bool
 
-    private enum KeyMode { case plain, snakeCase, custom }
+    enum KeyMode { case plain, snakeCase, custom }
     private enum DateMode { case deferred, seconds, milliseconds, iso8601, formatted, custom }
 
     var frames = _Growable<_DirectFrame>(capacity: 32)
@@ -275,16 +275,40 @@ final class _DirectEncoding {
     /// Writes the separator, the key and the colon of a new member of the
     /// object at `frame`; throws if the frame is closed or the key repeats.
     @inline(__always)
-    func beginMember<Key: CodingKey>(_ frame: Int, _ serial: UInt64, _ key: Key) throws {
+    func beginMember<Key: CodingKey>(_ frame: Int, _ serial: UInt64, _ key: Key,
+                                     spellings: _EscapedKeys? = nil) throws {
         try makeTop(frame, serial)
         let index = Int(frames[frame].count)
         separator(index, frame: frame)
         let start = out.count &+ 1
         let hash: UInt64
-        switch keyMode {
-        case .plain: hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
-        case .snakeCase: hash = out.writeString(snakeCased(key.stringValue), escapesSlashes: escapesSlashes)
-        case .custom: hash = out.writeString(customKey(key, frame: frame), escapesSlashes: escapesSlashes)
+        if let spellings {
+            // (Only with `.plain` keys: see `_EscapedKeys`.)
+            let slot = spellings.slot(for: key)
+            if let bytes = slot.pointee.bytes {
+                let count = slot.pointee.count
+                if count <= 16 {
+                    // Two word copies (the slot holds at least 16 bytes): most keys.
+                    let to = UnsafeMutableRawPointer(out.reserve(16))
+                    let from = UnsafeRawPointer(bytes)
+                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    out.count &+= count
+                } else {
+                    out.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                }
+                hash = slot.pointee.hash
+            } else {
+                hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
+                slot.pointee = _EscapedKey(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
+                                           hash: hash)
+            }
+        } else {
+            switch keyMode {
+            case .plain: hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
+            case .snakeCase: hash = out.writeString(snakeCased(key.stringValue), escapesSlashes: escapesSlashes)
+            case .custom: hash = out.writeString(customKey(key, frame: frame), escapesSlashes: escapesSlashes)
+            }
         }
         try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
         frames[frame].count &+= 1
