@@ -324,9 +324,26 @@ static inline int sj_utf8_second_bad(unsigned char lead, unsigned char next) {
     }
 }
 
+/// The lead byte at `i` (0xC0 or more): SIZE_MAX when its form is allowed,
+/// else the index of the byte that shows it is not (the reason in utf8Bad).
+/// A lead whose next byte decides, as the chunk's last byte, is noted in
+/// utf8Lead for the next chunk.
+static inline size_t sj_check_lead(sj_parser *p, const unsigned char *bytes, size_t length, size_t i) {
+    unsigned char c = bytes[i];
+    if (c <= 0xC1) { p->utf8Bad = SJ_UTF8_OVERLONG; return i; }
+    if (c >= 0xF5 && c <= 0xF7) { p->utf8Bad = SJ_UTF8_PAST_MAX; return i; }
+    if (c == 0xE0 || c == 0xED || c == 0xF0 || c == 0xF4) {
+        if (i + 1 == length) { p->utf8Lead = c; return SIZE_MAX; }
+        if ((p->utf8Bad = (unsigned char)sj_utf8_second_bad(c, bytes[i + 1]))) return i + 1;
+    }
+    return SIZE_MAX;
+}
+
 /// Returns the index of the first byte in `bytes` that shows a UTF-8 form
 /// yajl would accept but valid UTF-8 does not have (the reason in
-/// utf8Bad), or SIZE_MAX. ASCII is skipped eight bytes at a time.
+/// utf8Bad), or SIZE_MAX. Only lead bytes (0xC0 and up) can show one: with
+/// SSE2 they are found 16 bytes at a time, otherwise ASCII is skipped eight
+/// bytes at a time.
 static size_t sj_check_utf8(sj_parser *p, const unsigned char *bytes, size_t length) {
     size_t i = 0;
     if (p->utf8Lead && length) {
@@ -334,20 +351,27 @@ static size_t sj_check_utf8(sj_parser *p, const unsigned char *bytes, size_t len
         p->utf8Lead = 0;
         if ((p->utf8Bad = (unsigned char)sj_utf8_second_bad(lead, bytes[0]))) return 0;
     }
+#if defined(__SSE2__)
+    const __m128i top = _mm_set1_epi8((char)0xC0);
+    for (; length - i >= 16; i += 16) {
+        __m128i block = _mm_loadu_si128((const __m128i *)(const void *)(bytes + i));
+        unsigned leads = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(block, top), top));
+        while (leads) {
+            size_t bad = sj_check_lead(p, bytes, length, i + (size_t)__builtin_ctz(leads));
+            if (bad != SIZE_MAX) return bad;
+            leads &= leads - 1;
+        }
+    }
+#endif
     while (i < length) {
         if (length - i >= 8) {
             uint64_t word;
             memcpy(&word, bytes + i, 8);
             if (!(word & 0x8080808080808080ULL)) { i += 8; continue; }
         }
-        unsigned char c = bytes[i];
-        if (c >= 0xC0) {
-            if (c <= 0xC1) { p->utf8Bad = SJ_UTF8_OVERLONG; return i; }
-            if (c >= 0xF5 && c <= 0xF7) { p->utf8Bad = SJ_UTF8_PAST_MAX; return i; }
-            if (c == 0xE0 || c == 0xED || c == 0xF0 || c == 0xF4) {
-                if (i + 1 == length) { p->utf8Lead = c; return SIZE_MAX; }
-                if ((p->utf8Bad = (unsigned char)sj_utf8_second_bad(c, bytes[i + 1]))) return i + 1;
-            }
+        if (bytes[i] >= 0xC0) {
+            size_t bad = sj_check_lead(p, bytes, length, i);
+            if (bad != SIZE_MAX) return bad;
         }
         i++;
     }

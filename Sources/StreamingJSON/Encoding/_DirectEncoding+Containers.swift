@@ -17,7 +17,7 @@ extension _DirectEncoding {
             shelved.context.serial = serial
             return unsafeBitCast(shelved.box, to: KeyedEncodingContainer<Key>.self)
         }
-        var container = _DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial)
+        let container = _DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial)
         guard shelf.hasRoom(for: KeyedEncodingContainer<Key>.self) else { return KeyedEncodingContainer(container) }
         // Shelved, the target serves `Key` alone for its whole life.
         if keyMode == .plain { container.target.spellings = _EscapedKeys(for: Key.self) }
