@@ -119,13 +119,6 @@ enum _ContainerOrphanage {
         }
         lock.unlock()
     }
-
-    /// The number of orphans (for tests).
-    static var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return orphans.count
-    }
 }
 
 /// Enables a shelf for as long as it lives, and empties it at the end: the

@@ -196,17 +196,9 @@ final class _ObjectContext {
         1 &<< UInt64((count &* 7 &+ Int(first)) & 63)
     }
 
-    /// The UTF-8 of the coding keys looked up so far, by their bit pattern
-    /// (256 slots), or nil. A shelved context serves one `Key` type for its
-    /// whole life; when that type's values are one byte or less with no
-    /// references (an enum's cases, as synthesized `CodingKeys` are), the
-    /// byte tells the keys apart, and `stringValue` (a call through the
-    /// witness table that builds a `String`) is asked once per key instead of
-    /// once per lookup. This assumes, as every coder does, that a key's
-    /// `stringValue` depends on the key alone.
-    private var spellings: UnsafeMutablePointer<_KeySpelling>?
-    /// `Key` is one byte (not zero).
-    private var keyIsByte = false
+    /// The UTF-8 of the coding keys looked up so far, when this context is
+    /// shelved for a one-byte key type (see `_KeySlots`).
+    private var spellings: _KeySlots?
 
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
         self.decoder = decoder
@@ -220,18 +212,10 @@ final class _ObjectContext {
     convenience init<Key: CodingKey>(shelvedFor _: Key.Type, decoder: _TapeDecoder, object: Int,
                                      node: _CodingPathNode) throws {
         try self.init(decoder: decoder, object: object, node: node)
-        if _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 {
-            keyIsByte = MemoryLayout<Key>.size == 1
-            spellings = .allocate(capacity: 256)
-            spellings!.initialize(repeating: _KeySpelling(), count: 256)
-        }
+        spellings = _KeySlots(for: Key.self)
     }
 
-    deinit {
-        guard let spellings else { return }
-        for slot in 0..<256 { spellings[slot].bytes?.deallocate() }
-        spellings.deallocate()
-    }
+    deinit { spellings?.deallocate() }
 
     // MARK: Lookups by coding key
 
@@ -250,12 +234,17 @@ final class _ObjectContext {
     @inline(__always)
     func valueIndex<Key: CodingKey>(forKey key: Key) throws -> Int? {
         if let spellings, convertedKeys == nil {
-            // A key of size 0 (an enum of one case) reads as 0.
-            let slot = spellings + (keyIsByte ? Int(unsafeBitCast(key, to: UInt8.self)) : 0)
-            if _slowPath(slot.pointee.bytes == nil) { slot.pointee = _KeySpelling(key.stringValue) }
-            return try valueIndex(ofKey: UnsafeBufferPointer(start: slot.pointee.bytes, count: slot.pointee.count))
+            let slot = spellings.slot(for: key)
+            if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
+            return try valueIndex(ofKey: slot.pointee.buffer)
         }
         return try valueIndex(named: key.stringValue)
+    }
+
+    /// Keeps `key`'s UTF-8 in its slot (its first lookup).
+    @inline(never)
+    private static func fill<Key: CodingKey>(_ slot: UnsafeMutablePointer<_KeyBytes>, with key: Key) {
+        slot.pointee = Array(key.stringValue.utf8).withUnsafeBufferPointer { _KeyBytes($0) }
     }
 
     /// Absolute index of the value of the first member whose (converted) key is `name`.
@@ -380,21 +369,5 @@ extension _TapeDecoder {
             let base = path.path
             return names.map { convert(base + [_JSONKey(stringValue: $0)]).stringValue }
         }
-    }
-}
-
-/// A coding key's UTF-8, kept by `_ObjectContext` (nil bytes: not yet asked).
-struct _KeySpelling {
-    var bytes: UnsafeMutablePointer<UInt8>?
-    var count = 0
-
-    init() {}
-
-    init(_ name: String) {
-        let utf8 = Array(name.utf8)
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(utf8.count, 1))
-        bytes.initialize(from: utf8, count: utf8.count)
-        self.bytes = bytes
-        count = utf8.count
     }
 }

@@ -20,7 +20,7 @@ extension _DirectEncoding {
         let container = _DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial)
         guard shelf.hasRoom(for: KeyedEncodingContainer<Key>.self) else { return KeyedEncodingContainer(container) }
         // Shelved, the target serves `Key` alone for its whole life.
-        if keyMode == .plain { container.target.spellings = _EscapedKeys(for: Key.self) }
+        if keyMode == .plain { container.target.spellings = _KeySlots(for: Key.self) }
         let keyed = KeyedEncodingContainer(container)
         shelf.keep(keyed, keyType: keyType, context: container.target)
         return keyed
@@ -164,9 +164,9 @@ final class _DirectKeyedTarget {
     let state: _DirectEncoding
     var frame: Int
     var serial: UInt64
-    /// The keys written so far, escaped, when this target is shelved for a
-    /// key type whose values are one byte or less (see `_EscapedKeys`).
-    var spellings: _EscapedKeys?
+    /// The keys written so far, as written, when this target is shelved for
+    /// a one-byte key type (see `_KeySlots`).
+    var spellings: _KeySlots?
 
     init(state: _DirectEncoding, frame: Int, serial: UInt64) {
         self.state = state
@@ -291,60 +291,5 @@ struct _DirectSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         try state.beginSingle(frame, serial, fill: false)
         try state.encodeInto(value, frame: frame, serial: serial)
-    }
-}
-
-/// A coding key as written, quotes included, and its `noteKey` hash.
-struct _EscapedKey {
-    var bytes: UnsafeMutablePointer<UInt8>?
-    var count = 0
-    var hash: UInt64 = 0
-
-    init() {}
-
-    init(_ written: UnsafeBufferPointer<UInt8>, hash: UInt64) {
-        // At least 16 bytes, zero-filled: `beginMember` copies short keys as two words.
-        let capacity = max(written.count, 16)
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        bytes.initialize(repeating: 0, count: capacity)
-        if let source = written.baseAddress { bytes.update(from: source, count: written.count) }
-        self.bytes = bytes
-        count = written.count
-        self.hash = hash
-    }
-}
-
-/// The keys a shelved keyed container has written, by the key's byte: the
-/// encoder's side of `_ObjectContext.spellings`. When `Key`'s values are
-/// one byte or less with no references (an enum's cases), the byte tells the
-/// keys apart, so `stringValue` is asked, and the key escaped, once per key
-/// instead of once per member written. Used with `.useDefaultKeys` only (the
-/// other strategies may depend on the coding path), and assuming, as every
-/// coder does, that a key's `stringValue` depends on the key alone.
-///
-/// A pointer and a flag, so that passing it on every member retains
-/// nothing; `_DirectKeyedTarget` owns the slots and frees them.
-struct _EscapedKeys {
-    private let slots: UnsafeMutablePointer<_EscapedKey>
-    private let keyIsByte: Bool
-
-    /// Slots for `Key`, or nil when its values are not one trivial byte.
-    init?<Key: CodingKey>(for _: Key.Type) {
-        guard _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 else { return nil }
-        keyIsByte = MemoryLayout<Key>.size == 1
-        slots = .allocate(capacity: 256)
-        slots.initialize(repeating: _EscapedKey(), count: 256)
-    }
-
-    func deallocate() {
-        for index in 0..<256 { slots[index].bytes?.deallocate() }
-        slots.deallocate()
-    }
-
-    /// The slot of `key` (empty until its first use).
-    @inline(__always)
-    func slot<Key: CodingKey>(for key: Key) -> UnsafeMutablePointer<_EscapedKey> {
-        // A key of size 0 (an enum of one case) is slot 0.
-        slots + (keyIsByte ? Int(unsafeBitCast(key, to: UInt8.self)) : 0)
     }
 }

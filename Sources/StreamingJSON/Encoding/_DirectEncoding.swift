@@ -276,14 +276,14 @@ final class _DirectEncoding {
     /// object at `frame`; throws if the frame is closed or the key repeats.
     @inline(__always)
     func beginMember<Key: CodingKey>(_ frame: Int, _ serial: UInt64, _ key: Key,
-                                     spellings: _EscapedKeys? = nil) throws {
+                                     spellings: _KeySlots? = nil) throws {
         try makeTop(frame, serial)
         let index = Int(frames[frame].count)
         separator(index, frame: frame)
         let start = out.count &+ 1
         let hash: UInt64
         if let spellings {
-            // (Only with `.plain` keys: see `_EscapedKeys`.)
+            // (Only with `.plain` keys: the other strategies may depend on the path.)
             let slot = spellings.slot(for: key)
             if let bytes = slot.pointee.bytes {
                 let count = slot.pointee.count
@@ -300,8 +300,8 @@ final class _DirectEncoding {
                 hash = slot.pointee.hash
             } else {
                 hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
-                slot.pointee = _EscapedKey(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
-                                           hash: hash)
+                slot.pointee = _KeyBytes(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
+                                         hash: hash)
             }
         } else {
             switch keyMode {

@@ -1,0 +1,64 @@
+/// The bytes of the coding keys a reused keyed container has met, by the
+/// key's byte: the decoder keeps each key's UTF-8 (`_ObjectContext`), the
+/// encoder each key as written, quotes included, with its duplicate-check
+/// hash (`_DirectKeyedTarget`).
+///
+/// A container on a `_ContainerShelf` serves one `Key` type for its whole
+/// life. When that type's values are one byte or less with no references (an
+/// enum's cases, as synthesized `CodingKeys` are), the byte tells the keys
+/// apart: `stringValue`, a call through the witness table that builds a
+/// `String`, then runs once per key instead of once per lookup or member.
+/// This assumes, as every coder does, that a key's `stringValue` depends on
+/// the key alone.
+///
+/// A pointer and a flag, so that passing it around retains nothing; the
+/// owner calls `deallocate()`.
+struct _KeySlots {
+    private let slots: UnsafeMutablePointer<_KeyBytes>
+    private let keyIsByte: Bool
+
+    /// 256 empty slots for `Key`, or nil when its values are not one trivial byte.
+    init?<Key: CodingKey>(for _: Key.Type) {
+        guard _isPOD(Key.self) && MemoryLayout<Key>.size <= 1 else { return nil }
+        keyIsByte = MemoryLayout<Key>.size == 1
+        slots = .allocate(capacity: 256)
+        slots.initialize(repeating: _KeyBytes(), count: 256)
+    }
+
+    func deallocate() {
+        for index in 0..<256 { slots[index].bytes?.deallocate() }
+        slots.deallocate()
+    }
+
+    /// The slot of `key`: empty (nil bytes) until its first use.
+    @inline(__always)
+    func slot<Key: CodingKey>(for key: Key) -> UnsafeMutablePointer<_KeyBytes> {
+        // A key of size 0 (an enum of one case) is slot 0.
+        slots + (keyIsByte ? Int(unsafeBitCast(key, to: UInt8.self)) : 0)
+    }
+}
+
+/// A key's bytes as `_KeySlots` keeps them, and a hash for the encoder.
+struct _KeyBytes {
+    /// At least 16 bytes, zero-filled past `count`: the encoder copies short
+    /// keys as two words.
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var count = 0
+    var hash: UInt64 = 0
+
+    init() {}
+
+    init(_ source: UnsafeBufferPointer<UInt8>, hash: UInt64 = 0) {
+        let capacity = max(source.count, 16)
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        bytes.initialize(repeating: 0, count: capacity)
+        if let start = source.baseAddress { bytes.update(from: start, count: source.count) }
+        self.bytes = bytes
+        count = source.count
+        self.hash = hash
+    }
+
+    /// The bytes, for lookups.
+    @inline(__always)
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
+}
