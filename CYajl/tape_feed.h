@@ -107,7 +107,7 @@ static inline void sj_forget_pending(sj_parser *p) {
 /// resynchronizing after a syntax error). Complete elements stay.
 static inline void sj_parser_restart(sj_parser *p) {
     yajl_free(p->yajl);
-    p->yajl = yajl_alloc(sj_callbacks(), NULL, p);
+    p->yajl = sj_yajl_alloc(sj_callbacks(), p);
     p->tokenCount = p->completeEnd.token;
     p->arenaCount = p->completeEnd.arena;
     p->depth = 0;

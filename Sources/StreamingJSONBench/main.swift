@@ -3,6 +3,7 @@
 // and scripts/bench-memory.
 //
 //   streamingjson-bench stream FILE [array|lines|auto]   elements(of:contentsOf:), one record at a time
+//   streamingjson-bench parse FILE                       elements(of:) into a type that reads nothing: the pipeline alone
 //   streamingjson-bench incremental FILE                 decode(Summary.self, contentsOf:) via the incremental container
 //   streamingjson-bench whole FILE                       StreamingJSONDecoder().decode([Record].self, contentsOf:)
 //   streamingjson-bench foundation FILE                  JSONDecoder().decode([Record].self, from: Data(contentsOf:))
@@ -91,6 +92,10 @@ do {
             count += 1
             if record.abv > 8 { strong += 1 }
         }
+    case "parse":
+        // The pipeline with nothing decoded: what parsing and framing cost.
+        var iterator = StreamingJSONDecoder().elements(of: _Ignored.self, contentsOf: url).makeIterator()
+        while try iterator.next() != nil { count += 1 }
     case "incremental":
         let decoder = StreamingJSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -247,3 +252,8 @@ let seconds = Date().timeIntervalSince(start)
 print(String(format: "mode=%@ records=%d strong=%d seconds=%.3f records_per_s=%.0f mb_per_s=%.1f peak_rss_mib=%.1f",
              mode, count, strong, seconds, Double(count) / seconds, Double(bytesMoved) / 1e6 / seconds, peakResidentMiB())
       + extra)
+
+/// Decodes from any element without reading it.
+struct _Ignored: Decodable {
+    init(from decoder: any Decoder) throws {}
+}
