@@ -39,12 +39,16 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     private let options: _DecodingOptions
     private let path: [String]
     private let format: JSONStreamFormat
+    /// Makes the parsing thread's decoder, for `Sendable` elements (`_DecodeAhead.swift`).
+    private let decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?
 
     init(options: _DecodingOptions, path: [String], format: JSONStreamFormat,
+         decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)? = nil,
          openSource: @escaping () throws -> (any _ByteSource, Int?)) {
         self.options = options
         self.path = path
         self.format = format
+        self.decodingAhead = decodingAhead
         self.openSource = openSource
     }
 
@@ -97,7 +101,8 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                     let (source, size) = try elements.openSource()
                     let stream = elements.options.makeStream(source: source, size: size,
                                                              mode: elements.format.streamMode(path: elements.path),
-                                                             path: elements.path)
+                                                             path: elements.path,
+                                                             decodingAhead: elements.decodingAhead?(elements.options))
                     stream.keepsPreviousElement = false  // nothing here looks back
                     container = _IncrementalUnkeyedContainer(
                         decoder: _TapeDecoder(stream: stream, options: elements.options), path: .root,
@@ -153,7 +158,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from data: Data, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) { (_DataSource(data), data.count) }
+        elements(from: data, at: path, format: format, decodingAhead: nil)
     }
 
     /// The elements of a file, read through one reused 64 KiB buffer.
@@ -178,10 +183,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) {
-            let source = try _FileDescriptorSource(url: url)
-            return (source, source.size)
-        }
+        elements(contentsOf: url, at: path, format: format, decodingAhead: nil)
     }
 
     /// The elements arriving on a file handle (a file, a pipe, stdin), each
@@ -205,6 +207,67 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) { (_FileDescriptorSource(handle: handle), nil) }
+        elements(from: handle, at: path, format: format, decodingAhead: nil)
+    }
+}
+
+// MARK: - Sendable elements
+
+// For a `Sendable` element type Swift picks these overloads (more
+// constrained) over the ones above: the same sequences, whose parsing
+// thread may also decode some elements (`_DecodeAhead.swift`). They are the
+// documented functions above as far as callers can tell, so they are left
+// out of the documentation.
+extension StreamingJSONDecoder {
+    /// ``elements(of:from:at:format:)-(_,Data,_,_)`` for a `Sendable` type:
+    /// a large input's parsing thread may decode some elements too.
+    @_documentation(visibility: internal)
+    public func elements<T: Decodable & Sendable>(of type: T.Type, from data: Data, at path: [String] = [],
+                                                  format: JSONStreamFormat = .auto) -> JSONElements<T> {
+        elements(from: data, at: path, format: format, decodingAhead: aheadDecoder(T.self))
+    }
+
+    /// ``elements(of:contentsOf:at:format:)`` for a `Sendable` type: a large
+    /// file's parsing thread may decode some elements too.
+    @_documentation(visibility: internal)
+    public func elements<T: Decodable & Sendable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
+                                                  format: JSONStreamFormat = .auto) -> JSONElements<T> {
+        elements(contentsOf: url, at: path, format: format, decodingAhead: aheadDecoder(T.self))
+    }
+
+    /// ``elements(of:from:at:format:)-(_,FileHandle,_,_)`` for a `Sendable`
+    /// type. (A handle's size is not known, so it is not parsed on a second thread.)
+    @_documentation(visibility: internal)
+    public func elements<T: Decodable & Sendable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
+                                                  format: JSONStreamFormat = .auto) -> JSONElements<T> {
+        elements(from: handle, at: path, format: format, decodingAhead: aheadDecoder(T.self))
+    }
+
+    private func aheadDecoder<T: Decodable & Sendable>(_: T.Type) -> ((_DecodingOptions) -> any _DecodingAhead) {
+        { _AheadDecoder<T>(options: $0) }
+    }
+
+    // MARK: Builders
+
+    private func elements<T: Decodable>(from data: Data, at path: [String], format: JSONStreamFormat,
+                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?) -> JSONElements<T> {
+        JSONElements(options: options, path: path, format: format, decodingAhead: decodingAhead) {
+            (_DataSource(data), data.count)
+        }
+    }
+
+    private func elements<T: Decodable>(contentsOf url: URL, at path: [String], format: JSONStreamFormat,
+                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?) -> JSONElements<T> {
+        JSONElements(options: options, path: path, format: format, decodingAhead: decodingAhead) {
+            let source = try _FileDescriptorSource(url: url)
+            return (source, source.size)
+        }
+    }
+
+    private func elements<T: Decodable>(from handle: FileHandle, at path: [String], format: JSONStreamFormat,
+                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?) -> JSONElements<T> {
+        JSONElements(options: options, path: path, format: format, decodingAhead: decodingAhead) {
+            (_FileDescriptorSource(handle: handle), nil)
+        }
     }
 }

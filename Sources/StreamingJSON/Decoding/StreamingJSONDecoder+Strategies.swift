@@ -100,6 +100,8 @@ struct _DecodingOptions: @unchecked Sendable {
 
     /// Whether yajl runs on a second thread (`_ParsePipeline.swift`).
     var pipelining = _Pipelining.automatic
+    /// Fixed sixteenths of each batch decoded ahead (tests); nil: adaptive.
+    var decodeAheadShare: Int?
 
     var usesDefaultKeys: Bool {
         if case .useDefaultKeys = keyDecodingStrategy { return true }
@@ -120,7 +122,10 @@ enum _Pipelining: Sendable {
 
 extension _DecodingOptions {
     /// A stream over `source`, parsed on a second thread when that pays.
-    func makeStream(source: any _ByteSource, size: Int?, mode: _StreamMode?, path: [String] = []) -> _ElementStream {
+    /// `decodingAhead`, for a pipelined stream: the decoder the parsing
+    /// thread decodes some elements with (`_DecodeAhead.swift`).
+    func makeStream(source: any _ByteSource, size: Int?, mode: _StreamMode?, path: [String] = [],
+                    decodingAhead: (any _DecodingAhead)? = nil) -> _ElementStream {
         let pipelined: Bool
         switch pipelining {
         case .never: pipelined = false
@@ -129,7 +134,7 @@ extension _DecodingOptions {
             pipelined = (size ?? 0) >= _Pipelining.threshold && ProcessInfo.processInfo.activeProcessorCount > 1
         }
         return pipelined
-            ? _ElementStream(pipelining: source, mode: mode, path: path, limits: limits)
+            ? _ElementStream(pipelining: source, mode: mode, path: path, limits: limits, decodingAhead: decodingAhead)
             : _ElementStream(source: source, mode: mode, path: path, limits: limits)
     }
 }

@@ -152,6 +152,14 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         set { withLock { $0.pipelining = newValue } }
     }
 
+    /// Test hook: the sixteenths of each batch that the parsing thread
+    /// decodes ahead for `Sendable` elements, fixed; nil (the default)
+    /// follows the threads' balance (`_DecodeAhead.swift`).
+    var decodeAheadShare: Int? {
+        get { withLock { $0.decodeAheadShare } }
+        set { withLock { $0.decodeAheadShare = newValue.map { min(max($0, 0), 16) } } }
+    }
+
     /// Largest single streamed element accepted, in bytes of input; `nil`
     /// (the default) for no limit. A larger element is rejected as soon as it
     /// passes the limit instead of being buffered.

@@ -91,6 +91,9 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
             returnedNil = false
             needsInput = false
             defer { currentIndex += 1 }
+            if let decoded = decoder.stream.decodedAhead(covering: currentIndex) {
+                return try unsafeDowncast(decoded, to: _DecodedElementsOf<T>.self).take(currentIndex)
+            }
             if try decoder.kind(at: index, path: path) == _Kind.oversized { throw decoder.oversized(at: index, path: path) }
             return try decoder.unwrap(type, at: index, path: path)
         }

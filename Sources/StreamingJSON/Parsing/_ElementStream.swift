@@ -84,7 +84,9 @@ final class _ElementStream {
     }
 
     /// A stream whose parsing runs on another thread; this one only decodes.
-    init(pipelining source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits) {
+    /// `ahead` decodes some elements on the parsing thread (`_DecodeAhead.swift`).
+    init(pipelining source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits,
+         decodingAhead ahead: (any _DecodingAhead)? = nil) {
         self.source = _DataSource(Data())
         self.path = path
         self.limits = limits
@@ -92,7 +94,7 @@ final class _ElementStream {
         self.forwardsNewlines = false
         self.parser = _TapeParser(tapeOnly: ())
         self.mode = mode
-        self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits)
+        self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits, ahead: ahead)
     }
 
     private func resolve(_ mode: _StreamMode) {
@@ -202,6 +204,32 @@ final class _ElementStream {
         return index >= 0 && index < parser.tokenCount ? index : nil
     }
 
+    /// Complete elements on the tape.
+    var completeElementCount: Int { parser?.elementCount ?? 0 }
+    /// Elements completed since the start: the last one on the tape is this minus one.
+    var completedElementCount: Int { Int(parser?.completedElements ?? 0) }
+
+    /// Blocks of elements the parsing thread decoded ahead, oldest first
+    /// (`_DecodeAhead.swift`): at most one per batch in flight.
+    private var decodedAhead: [_DecodedElements] = []
+
+    /// The block holding element `ordinal` decoded ahead, if it was; blocks
+    /// before it are let go.
+    @inline(__always)
+    func decodedAhead(covering ordinal: Int) -> _DecodedElements? {
+        guard let first = decodedAhead.first else { return nil }
+        return first.covers(ordinal) ? first : decodedAheadBlock(covering: ordinal)
+    }
+
+    private func decodedAheadBlock(covering ordinal: Int) -> _DecodedElements? {
+        while let block = decodedAhead.first {
+            if block.covers(ordinal) { return block }
+            if ordinal < block.firstOrdinal { return nil }
+            decodedAhead.removeFirst()  // passed
+        }
+        return nil
+    }
+
     /// The tape's tokens and arena.
     @inline(__always) var tokens: UnsafePointer<sj_token> { parser.tokens }
     @inline(__always) var arena: UnsafePointer<UInt8> { parser.arena }
@@ -256,6 +284,10 @@ final class _ElementStream {
         let batch = pipeline.takeReady()
         if sj_parser_move_complete(batch.tape.state, parser.state) == 0 {
             failure = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Out of memory while receiving elements"))
+        }
+        if let decoded = batch.decodedAhead {
+            decodedAhead.append(decoded)
+            batch.decodedAhead = nil
         }
         lines.append(contentsOf: batch.newlines)
         pendingErrors.append(contentsOf: batch.pendingErrors)

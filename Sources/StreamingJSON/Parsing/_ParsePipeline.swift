@@ -30,6 +30,8 @@ final class _Batch {
     var finished = false
     var mode: _StreamMode?
     var streamsRootArray = false
+    /// The batch's last elements, decoded on the parsing thread (`_DecodeAhead.swift`).
+    var decodedAhead: _DecodedElements?
 
     init() {
         tape = _TapeParser(tapeOnly: ())
@@ -42,17 +44,24 @@ final class _BatchQueue: @unchecked Sendable {
     private var free: [_Batch]
     private var ready: [_Batch] = []
     private var cancelled = false
+    /// Sixteenths of each batch that the producer decodes ahead, when it
+    /// decodes ahead at all (`_DecodeAhead.swift`): one more each time it
+    /// finds no free batch, one fewer each time the decoder finds no ready one.
+    private var decodeAheadShare = 0
+    private var decoderStarted = false
 
     init(batches: Int) {
         free = (0..<batches).map { _ in _Batch() }
     }
 
-    /// Producer: an empty batch to fill, or nil once the decoder is gone.
-    func takeFree() -> _Batch? {
+    /// Producer: an empty batch to fill, or nil once the decoder is gone; and
+    /// the share of it to decode ahead, in sixteenths.
+    func takeFree() -> (batch: _Batch, decodeAheadShare: Int)? {
         condition.lock()
         defer { condition.unlock() }
+        if free.isEmpty && !cancelled { decodeAheadShare = min(decodeAheadShare + 1, 16) }
         while free.isEmpty && !cancelled { condition.wait() }
-        return cancelled ? nil : free.removeLast()
+        return cancelled ? nil : (free.removeLast(), decodeAheadShare)
     }
 
     func publish(_ batch: _Batch) {
@@ -66,11 +75,15 @@ final class _BatchQueue: @unchecked Sendable {
     func takeReady() -> _Batch {
         condition.lock()
         defer { condition.unlock() }
+        // (Waiting for the first batch says nothing about the balance.)
+        if ready.isEmpty && decoderStarted { decodeAheadShare = max(decodeAheadShare - 1, 0) }
+        decoderStarted = true
         while ready.isEmpty { condition.wait() }
         return ready.removeFirst()
     }
 
     func recycle(_ batch: _Batch) {
+        batch.decodedAhead = nil
         batch.newlines.removeAll(keepingCapacity: true)
         batch.pendingErrors.removeAll()
         batch.failure = nil
@@ -93,10 +106,14 @@ final class _BatchQueue: @unchecked Sendable {
 private struct _Producer: @unchecked Sendable {
     let stream: _ElementStream
     let queue: _BatchQueue
+    let ahead: (any _DecodingAhead)?
 
     func run() {
-        while let batch = queue.takeFree() {
+        while let (batch, balance) = queue.takeFree() {
             stream.advance()
+            if let ahead, case let share = ahead.fixedShare ?? balance, share > 0, case let count = (stream.completeElementCount * share + 8) / 16, count > 0 {
+                batch.decodedAhead = ahead.decodeLast(count, of: stream)
+            }
             if !stream.moveCompleteElements(to: batch.tape) && stream.failure == nil {
                 batch.failure = DecodingError.dataCorrupted(.init(
                     codingPath: [], debugDescription: "Out of memory while handing elements to the decoder"))
@@ -118,13 +135,16 @@ private struct _Producer: @unchecked Sendable {
 extension _ElementStream {
     /// Starts parsing `source` on a new thread; returns the queue to read batches from.
     static func startProducer(source: any _ByteSource, mode: _StreamMode?, path: [String],
-                              limits: _ParserLimits) -> _BatchQueue {
+                              limits: _ParserLimits, ahead: (any _DecodingAhead)?) -> _BatchQueue {
         let producerStream = _ElementStream(source: source, mode: mode, path: path, limits: limits,
                                             forwardsNewlines: true, chunkSize: pipelinedChunkSize)
         let queue = _BatchQueue(batches: 3)
-        let producer = _Producer(stream: producerStream, queue: queue)
+        let producer = _Producer(stream: producerStream, queue: queue, ahead: ahead)
         let thread = Thread { producer.run() }
         thread.name = "StreamingJSON parser"
+        // It may run `init(from:)`, as deep as the caller's thread could
+        // (macOS gives secondary threads 512 KiB by default).
+        if ahead != nil { thread.stackSize = 8 << 20 }
         thread.start()
         return queue
     }
