@@ -74,8 +74,9 @@ import Testing
 
     /// Every outcome of iterating `data`, errors included.
     static func outcomes(_ data: Data, share: Int?, pipelined: Bool = true, format: JSONStreamFormat = .auto,
-                         log: ThreadLog? = nil) throws -> [Outcome] {
+                         log: ThreadLog? = nil, maxElementBytes: Int? = nil) throws -> [Outcome] {
         let decoder = StreamingJSONDecoder()
+        decoder.maxElementBytes = maxElementBytes
         decoder.pipelining = pipelined ? .always : .never
         decoder.decodeAheadShare = share
         if let log { decoder.userInfo[ThreadLog.key] = log }
@@ -157,6 +158,21 @@ import Testing
         #expect(serial[11_000] == .error(path: ["k11000", "inner", "values", "Index 0"], description:
             serial[11_000].description))
         #expect(try Self.outcomes(members, share: 16, format: .objectValues) == serial)
+    }
+
+    @Test func elementsOverTheSizeLimitAreReportedInTheirPlace() throws {
+        var json = String(decoding: Self.items(12_000), as: UTF8.self)
+        let long = json.range(of: #""name": "item 4000 é","#)!
+        json.replaceSubrange(long, with: #""name": "\#(String(repeating: "x", count: 500))","#)
+        let data = Data(json.utf8)
+        let serial = try Self.outcomes(data, share: nil, pipelined: false, maxElementBytes: 300)
+        guard case .error(let path, let description) = serial[4_000] else {
+            Issue.record("element 4000 decoded")
+            return
+        }
+        #expect(path == ["Index 4000"])
+        #expect(description.hasPrefix("Element larger than 300 bytes (maxElementBytes)"))
+        #expect(try Self.outcomes(data, share: 16, maxElementBytes: 300) == serial)
     }
 
     @Test func typesThatAreNotSendableStayOnTheCallersThread() throws {

@@ -146,7 +146,9 @@ extension StreamingJSONDecoder {
     /// }
     /// ```
     ///
-    /// Each iteration starts again from the beginning of `data`.
+    /// Each iteration starts again from the beginning of `data`. As with
+    /// files, 1 MiB or more is parsed on a second thread, which for a
+    /// `Sendable` `T` also decodes some elements.
     ///
     /// - Parameters:
     ///   - type: The type of each element.
@@ -173,7 +175,10 @@ extension StreamingJSONDecoder {
     /// throws `CocoaError` if it cannot be) and closed when the iteration
     /// ends or its iterator is dropped. Each iteration reads the file again.
     /// Files of 1 MiB or more are parsed on a second thread when the machine
-    /// has more than one core.
+    /// has more than one core. For a `Sendable` `T`, that thread also decodes
+    /// some elements when it would otherwise wait (see <doc:StreamingHugeArrays>):
+    /// the elements and errors are the same, in the same order, but `init(from:)`
+    /// may run on either thread.
     ///
     /// - Parameters:
     ///   - type: The type of each element.
