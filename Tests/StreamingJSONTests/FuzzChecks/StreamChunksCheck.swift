@@ -1,5 +1,5 @@
 import Foundation
-import StreamingJSON
+@testable import StreamingJSON
 
 /// Fuzz target `stream`: a document streamed as `JSONValue` elements from an
 /// async sequence split where the fuzzer chooses, and pushed through
@@ -18,6 +18,9 @@ import StreamingJSON
 ///   same order, as the unsplit `elements(of:from: Data)`; so does the feed
 ///   (whose elements before an error come with the next call, so elements
 ///   and errors are compared as two lists).
+/// - Parsed on a second thread that decodes half of each batch ahead (as it
+///   does for a `Sendable` type such as `JSONValue`), the document gives the
+///   same events as the unsplit stream.
 /// - A root array streamed whole matches `decode([JSONValue].self)`: the
 ///   same elements, or, for invalid input, a syntax error at the same place.
 /// - An object streamed with `.objectValues` matches its decoded members.
@@ -78,6 +81,14 @@ public enum StreamChunksCheck {
         decoder.maxElementBytes = setup.maxElementBytes
         let limit = setup.document.count + 2  // every event uses up at least one byte
         let reference = try unsplit(setup, decoder: decoder, limit: limit)
+
+        let pipelined = StreamingJSONDecoder()
+        pipelined.maxElementBytes = setup.maxElementBytes
+        pipelined.pipelining = .always
+        pipelined.decodeAheadShare = 8
+        let ahead = try unsplit(setup, decoder: pipelined, limit: limit)
+        try require(same(ahead, reference),
+                    "decoded ahead \(ahead.prefix(8)) differs from unsplit \(reference.prefix(8))")
 
         let streamed: [Event]
         if setup.bytewise {
