@@ -132,6 +132,54 @@ private struct _Producer: @unchecked Sendable {
     }
 }
 
+/// The producer, let go as soon as it returns: the thread's closure (and
+/// whatever holds it) may outlive the run.
+private final class _ProducerHolder: @unchecked Sendable {
+    private var producer: _Producer?
+
+    init(_ producer: _Producer) {
+        self.producer = producer
+    }
+
+    func run() {
+        producer?.run()
+        producer = nil
+    }
+}
+
+/// Counts the parsing threads that still hold their stream. A test hook: a
+/// leak check right after an iteration (libFuzzer's, per input) must wait
+/// for the thread of that iteration to let go of the source and its values,
+/// which it does at its next batch after the iterator is dropped.
+enum _ParsingThreads {
+    private static let lock = NSCondition()
+    nonisolated(unsafe) private static var running = 0
+
+    static func started() {
+        lock.lock()
+        running += 1
+        lock.unlock()
+    }
+
+    static func ended() {
+        lock.lock()
+        running -= 1
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Waits until no parsing thread holds a stream, or `timeout` seconds;
+    /// returns whether none does.
+    @discardableResult
+    static func waitUntilNoneRunning(timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while running > 0 && lock.wait(until: deadline) {}
+        return running == 0
+    }
+}
+
 extension _ElementStream {
     /// Starts parsing `source` on a new thread; returns the queue to read batches from.
     static func startProducer(source: any _ByteSource, mode: _StreamMode?, path: [String],
@@ -139,8 +187,12 @@ extension _ElementStream {
         let producerStream = _ElementStream(source: source, mode: mode, path: path, limits: limits,
                                             forwardsNewlines: true, chunkSize: pipelinedChunkSize)
         let queue = _BatchQueue(batches: 3)
-        let producer = _Producer(stream: producerStream, queue: queue, ahead: ahead)
-        let thread = Thread { producer.run() }
+        let producer = _ProducerHolder(_Producer(stream: producerStream, queue: queue, ahead: ahead))
+        _ParsingThreads.started()
+        let thread = Thread {
+            producer.run()
+            _ParsingThreads.ended()
+        }
         thread.name = "StreamingJSON parser"
         // It may run `init(from:)`, as deep as the caller's thread could
         // (macOS gives secondary threads 512 KiB by default).
