@@ -175,6 +175,24 @@ import Testing
         #expect(try Self.outcomes(data, share: 16, maxElementBytes: 300) == serial)
     }
 
+    /// A chain of objects as deep as `maxDepth` allows.
+    final class Link: Decodable, Sendable {
+        let child: Link?
+        var depth: Int { 1 + (child?.depth ?? 0) }
+    }
+
+    @Test func deepElementsDecodeOnTheParsingThread() throws {
+        // 511 nested objects inside the root array: 512 levels, maxDepth.
+        let element = String(repeating: #"{"child":"#, count: 510) + #"{"child":null}"# + String(repeating: "}", count: 510)
+        let data = Data(("[" + Array(repeating: element, count: 40).joined(separator: ",\n") + "]").utf8)
+        let decoder = StreamingJSONDecoder()
+        decoder.pipelining = .always
+        decoder.decodeAheadShare = 16
+        var depths: [Int] = []
+        try decoder.elements(of: Link.self, from: data).forEach { depths.append($0.depth) }
+        #expect(depths == Array(repeating: 511, count: 40))
+    }
+
     @Test func typesThatAreNotSendableStayOnTheCallersThread() throws {
         let decoder = StreamingJSONDecoder()
         decoder.pipelining = .always
