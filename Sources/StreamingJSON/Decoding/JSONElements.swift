@@ -160,7 +160,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from data: Data, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        elements(from: data, at: path, format: format, decodingAhead: nil)
+        JSONElements(options: options, path: path, format: format, openSource: Self.source(data))
     }
 
     /// The elements of a file, read through one reused 64 KiB buffer.
@@ -188,7 +188,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        elements(contentsOf: url, at: path, format: format, decodingAhead: nil)
+        JSONElements(options: options, path: path, format: format, openSource: Self.source(contentsOf: url))
     }
 
     /// The elements arriving on a file handle (a file, a pipe, stdin), each
@@ -212,7 +212,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        elements(from: handle, at: path, format: format, decodingAhead: nil)
+        JSONElements(options: options, path: path, format: format) { (_FileDescriptorSource(handle: handle), nil) }
     }
 }
 
@@ -222,14 +222,16 @@ extension StreamingJSONDecoder {
 // constrained) over the ones above: the same sequences, whose parsing
 // thread may also decode some elements (`_DecodeAhead.swift`). They are the
 // documented functions above as far as callers can tell, so they are left
-// out of the documentation.
+// out of the documentation. (A `FileHandle`'s size is not known, so it is
+// never parsed on a second thread and needs no such overload.)
 extension StreamingJSONDecoder {
     /// ``elements(of:from:at:format:)-(_,Data,_,_)`` for a `Sendable` type:
     /// a large input's parsing thread may decode some elements too.
     @_documentation(visibility: internal)
     public func elements<T: Decodable & Sendable>(of type: T.Type, from data: Data, at path: [String] = [],
                                                   format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        elements(from: data, at: path, format: format, decodingAhead: aheadDecoder(T.self))
+        JSONElements(options: options, path: path, format: format, decodingAhead: { _AheadDecoder<T>(options: $0) },
+                     openSource: Self.source(data))
     }
 
     /// ``elements(of:contentsOf:at:format:)`` for a `Sendable` type: a large
@@ -237,42 +239,20 @@ extension StreamingJSONDecoder {
     @_documentation(visibility: internal)
     public func elements<T: Decodable & Sendable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                                   format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        elements(contentsOf: url, at: path, format: format, decodingAhead: aheadDecoder(T.self))
+        JSONElements(options: options, path: path, format: format, decodingAhead: { _AheadDecoder<T>(options: $0) },
+                     openSource: Self.source(contentsOf: url))
     }
 
-    /// ``elements(of:from:at:format:)-(_,FileHandle,_,_)`` for a `Sendable`
-    /// type. (A handle's size is not known, so it is not parsed on a second thread.)
-    @_documentation(visibility: internal)
-    public func elements<T: Decodable & Sendable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
-                                                  format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        elements(from: handle, at: path, format: format, decodingAhead: aheadDecoder(T.self))
+    /// Opens `data` for an iteration, with its size.
+    private static func source(_ data: Data) -> () throws -> (any _ByteSource, Int?) {
+        { (_DataSource(data), data.count) }
     }
 
-    private func aheadDecoder<T: Decodable & Sendable>(_: T.Type) -> ((_DecodingOptions) -> any _DecodingAhead) {
-        { _AheadDecoder<T>(options: $0) }
-    }
-
-    // MARK: Builders
-
-    private func elements<T: Decodable>(from data: Data, at path: [String], format: JSONStreamFormat,
-                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format, decodingAhead: decodingAhead) {
-            (_DataSource(data), data.count)
-        }
-    }
-
-    private func elements<T: Decodable>(contentsOf url: URL, at path: [String], format: JSONStreamFormat,
-                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format, decodingAhead: decodingAhead) {
+    /// Opens the file for an iteration (throwing `CocoaError` if it cannot), with its size.
+    private static func source(contentsOf url: URL) -> () throws -> (any _ByteSource, Int?) {
+        {
             let source = try _FileDescriptorSource(url: url)
             return (source, source.size)
-        }
-    }
-
-    private func elements<T: Decodable>(from handle: FileHandle, at path: [String], format: JSONStreamFormat,
-                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format, decodingAhead: decodingAhead) {
-            (_FileDescriptorSource(handle: handle), nil)
         }
     }
 }

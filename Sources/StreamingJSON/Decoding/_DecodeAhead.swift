@@ -31,11 +31,11 @@ import Foundation
 /// Decodes elements of the parsing thread's tape ahead of the caller.
 /// Created by a `Sendable` overload of `elements(of:)`, used by one pipeline.
 protocol _DecodingAhead: AnyObject {
-    /// Decodes the last `count` complete elements on `stream`'s tape (the
-    /// parsing thread's, before they move to a batch).
-    func decodeLast(_ count: Int, of stream: _ElementStream) -> _DecodedElements
-    /// Sixteenths of each batch to decode ahead, fixed by a test; nil: the queue's.
-    var fixedShare: Int? { get }
+    /// Decodes the last complete elements on `stream`'s tape (the parsing
+    /// thread's, before they move to a batch): `balance` sixteenths of them,
+    /// rounded, unless a test fixed the share (`decodeAheadShare`). Nil when
+    /// that is none.
+    func decodeAhead(balance: Int, of stream: _ElementStream) -> _DecodedElements?
 }
 
 /// Elements decoded ahead: a run of consecutive ordinals, each a value or the
@@ -115,19 +115,19 @@ final class _AheadDecoder<T: Decodable & Sendable>: _DecodingAhead {
         self.options = options
     }
 
-    var fixedShare: Int? { options.decodeAheadShare }
-
-    func decodeLast(_ count: Int, of stream: _ElementStream) -> _DecodedElements {
+    func decodeAhead(balance: Int, of stream: _ElementStream) -> _DecodedElements? {
+        let onTape = stream.elementsOnTape
+        let count = (onTape * (options.decodeAheadShare ?? balance) + 8) / 16
+        guard count > 0 else { return nil }
         let decoder = self.decoder ?? makeDecoder(stream)
-        let available = stream.completeElementCount
-        let count = min(count, available)
-        // The elements on the tape are the last `available` completed.
-        let firstOrdinal = stream.completedElementCount - count
+        // The elements on the tape are the last `onTape` completed.
+        let firstOrdinal = stream.elementsCompleted - count
         let block = _DecodedElementsOf<T>(firstOrdinal: firstOrdinal, count: count)
         for offset in 0..<count {
             do {
-                block.store(try decoder.decodeElement(T.self, local: available - count + offset,
-                                                      ordinal: firstOrdinal + offset), at: offset)
+                let start = stream.tokenBase + stream.parser.elementStart(onTape - count + offset)
+                let (index, path) = try decoder.streamedElement(at: start, ordinal: firstOrdinal + offset, under: .root)
+                block.store(try decoder.decodeStreamedElement(T.self, at: index, path: path), at: offset)
             } catch {
                 block.store(error, at: offset)
             }
@@ -140,23 +140,5 @@ final class _AheadDecoder<T: Decodable & Sendable>: _DecodingAhead {
         shelfScope = decoder.shelfScope()
         self.decoder = decoder
         return decoder
-    }
-}
-
-extension _TapeDecoder {
-    /// Decodes the complete element at index `local` of the stream's element
-    /// list as `T`, with the coding path the caller's stream would give it:
-    /// its ordinal, or for `.members` its key.
-    func decodeElement<T: Decodable>(_ type: T.Type, local: Int, ordinal: Int) throws -> T {
-        let start = stream.tokenBase + stream.parser.elementStart(local)
-        var index = start
-        var path = _CodingPathNode.root.appending(index: ordinal)
-        if stream.mode == .members {
-            let key = try token(at: start, path: .root)
-            path = _CodingPathNode.root.appending(_JSONKey(stringValue: String(decoding: bytes(of: key), as: UTF8.self)))
-            index = start + 1
-        }
-        if try kind(at: index, path: path) == _Kind.oversized { throw oversized(at: index, path: path) }
-        return try unwrap(type, at: index, path: path)
     }
 }

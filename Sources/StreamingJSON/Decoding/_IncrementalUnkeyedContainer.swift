@@ -58,12 +58,8 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
         case .dropped:
             throw decoder.dropped(path: node.appending(index: currentIndex))
         case .element(let start):
-            guard decoder.stream.mode == .members else {
-                return .element(index: start, path: node.appending(index: currentIndex))
-            }
-            let key = try decoder.token(at: start, path: node)
-            let name = String(decoding: decoder.bytes(of: key), as: UTF8.self)
-            return .element(index: start + 1, path: node.appending(_JSONKey(stringValue: name)))
+            let (index, path) = try decoder.streamedElement(at: start, ordinal: currentIndex, under: node)
+            return .element(index: index, path: path)
         }
     }
 
@@ -94,8 +90,7 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
             if let decoded = decoder.stream.decodedAhead(covering: currentIndex) {
                 return try unsafeDowncast(decoded, to: _DecodedElementsOf<T>.self).take(currentIndex)
             }
-            if try decoder.kind(at: index, path: path) == _Kind.oversized { throw decoder.oversized(at: index, path: path) }
-            return try decoder.unwrap(type, at: index, path: path)
+            return try decoder.decodeStreamedElement(type, at: index, path: path)
         }
     }
 
@@ -153,5 +148,25 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
         let (index, path) = try next((any Decoder).self)
         currentIndex += 1
         return decoder.subDecoder(at: index, path: path)
+    }
+}
+
+extension _TapeDecoder {
+    /// The value of the streamed element whose first token is `start`, and
+    /// its coding path under `node`: the element's ordinal, or for
+    /// `.objectValues` its key (the element is a key token, then the value).
+    func streamedElement(at start: Int, ordinal: Int,
+                         under node: _CodingPathNode) throws -> (index: Int, path: _CodingPathNode) {
+        guard stream.mode == .members else { return (start, node.appending(index: ordinal)) }
+        let key = try token(at: start, path: node)
+        let name = String(decoding: bytes(of: key), as: UTF8.self)
+        return (start + 1, node.appending(_JSONKey(stringValue: name)))
+    }
+
+    /// Decodes a streamed element's value; one over `maxElementBytes` throws
+    /// its error instead.
+    func decodeStreamedElement<T: Decodable>(_ type: T.Type, at index: Int, path: _CodingPathNode) throws -> T {
+        if try kind(at: index, path: path) == _Kind.oversized { throw oversized(at: index, path: path) }
+        return try unwrap(type, at: index, path: path)
     }
 }

@@ -205,9 +205,9 @@ final class _ElementStream {
     }
 
     /// Complete elements on the tape.
-    var completeElementCount: Int { parser?.elementCount ?? 0 }
+    var elementsOnTape: Int { parser?.elementCount ?? 0 }
     /// Elements completed since the start: the last one on the tape is this minus one.
-    var completedElementCount: Int { Int(parser?.completedElements ?? 0) }
+    var elementsCompleted: Int { Int(parser?.completedElements ?? 0) }
 
     /// Blocks of elements the parsing thread decoded ahead, oldest first
     /// (`_DecodeAhead.swift`): at most one per batch in flight.

@@ -111,7 +111,7 @@ private struct _Producer: @unchecked Sendable {
     func run() {
         while let (batch, balance) = queue.takeFree() {
             stream.advance()
-            if let ahead { decodeAhead(into: batch, with: ahead, balance: balance) }
+            if let ahead { batch.decodedAhead = ahead.decodeAhead(balance: balance, of: stream) }
             if !stream.moveCompleteElements(to: batch.tape) && stream.failure == nil {
                 batch.failure = DecodingError.dataCorrupted(.init(
                     codingPath: [], debugDescription: "Out of memory while handing elements to the decoder"))
@@ -127,14 +127,6 @@ private struct _Producer: @unchecked Sendable {
             queue.publish(batch)
             if done { return }
         }
-    }
-
-    /// Decodes the last elements of the batch about to be published: the
-    /// share the queue's balance (or a test) asks for, in sixteenths, rounded.
-    private func decodeAhead(into batch: _Batch, with ahead: any _DecodingAhead, balance: Int) {
-        let share = ahead.fixedShare ?? balance
-        let count = (stream.completeElementCount * share + 8) / 16
-        if count > 0 { batch.decodedAhead = ahead.decodeLast(count, of: stream) }
     }
 }
 
