@@ -96,6 +96,10 @@ import Testing
         "integer-keys-zero-and-minus-zero": #"value containing "byIndex":{"0":"minus two"}"#,
         // The same inside the first of two "byIndex" members (the decoders read the first).
         "integer-keys-zero-and-minus-zero-repeated-member": #"value containing "byIndex":{"0":"minus two"}"#,
+        // "id": -92337758008.000…0005 (a fraction 40 digits down, which Foundation's
+        // Double drops), then "abv": "x": refused here at [id], while Foundation,
+        // having truncated it, fails at [abv] (found by CI's typed run).
+        "fraction-rounded-away-into-int-then-type-mismatch": "dataCorrupted at [id]",
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.
