@@ -35,7 +35,8 @@ extension StreamingJSONDecoder {
         /// Milliseconds since 1970-01-01 as a number.
         case millisecondsSince1970
         /// An RFC 3339 / ISO 8601 string, `2017-11-13T14:30:15Z`, with or without
-        /// fractional seconds and with `Z` or a numeric offset. Days are counted
+        /// fractional seconds (up to nine digits, as Foundation reads them) and
+        /// with `Z` or a numeric offset. Days are counted
         /// in the proleptic Gregorian calendar (Foundation's parser switches to
         /// the Julian calendar before 15 October 1582).
         case iso8601
