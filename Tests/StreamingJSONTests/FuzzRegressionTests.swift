@@ -103,6 +103,9 @@ import Testing
         // "founded": "2021-03-14T09:26:53.123Z" with .iso8601: the fraction added last
         // gave 637406813.1229999, Foundation 637406813.123 (found by CI's typed run).
         "iso8601-fraction-last-bit": #"value containing "founded":637406813.123,"#,
+        // "founded": "1010-03-14T09:26:53.123Z": Foundation counts in the Julian calendar
+        // there, this package in the proleptic Gregorian one (documented; found by a typed run).
+        "iso8601-date-before-gregorian": #"value containing "founded":-31266743586.877,"#,
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.
