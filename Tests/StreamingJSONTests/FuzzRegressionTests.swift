@@ -106,6 +106,9 @@ import Testing
         // "founded": "1010-03-14T09:26:53.123Z": Foundation counts in the Julian calendar
         // there, this package in the proleptic Gregorian one (documented; found by a typed run).
         "iso8601-date-before-gregorian": #"value containing "founded":-31266743586.877,"#,
+        // "founded": "1010-03-14T02536.:9:123Z" with .iso8601: this package's path names
+        // the key, Foundation's stops at the brewery (README, Errors; found by a typed run).
+        "iso8601-invalid-date-path": "dataCorrupted at [0, brewery, founded]",
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.

@@ -177,6 +177,10 @@ public enum TypedModelCheck {
                 // Foundation refuses -9223372036854775808.00 (see above) before
                 // this package, which decodes it, fails further on.
                 if b == "dataCorrupted at []", hasLongIntegralFraction(data) { break }
+                // A string that is not an ISO 8601 date: Foundation's path stops at
+                // the object that holds it, this package's names its key (README, Errors).
+                if strategies.date == 3, a.hasPrefix("dataCorrupted at ["), b.hasPrefix("dataCorrupted at ["),
+                   a.hasPrefix(String(b.dropLast()) + (b.hasSuffix("[]") ? "" : ", ")) { break }
                 try require(sameError(a, b), "StreamingJSONDecoder threw \(a), JSONDecoder \(b)")
             }
         }
