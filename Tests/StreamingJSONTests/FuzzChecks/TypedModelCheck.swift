@@ -158,6 +158,10 @@ public enum TypedModelCheck {
                 // valid JSON"); its value is Int.min exactly, which this package
                 // decodes. A difference in this package's favour.
                 break
+            case (.value, .failure(let error)) where strategies.date == 3 && "\(error)".contains("ISO8601-formatted"):
+                // RFC 3339 allows a lowercase "t" between date and time, which
+                // Foundation's .iso8601 refuses (README, Errors).
+                break
             case (.value(let a), .failure(let error)):
                 throw FuzzViolation("StreamingJSONDecoder decoded \(a), JSONDecoder threw \(summary(error)): \(error)")
             case (.error, .success) where isTruncatedByFoundation(ours, in: document!)
