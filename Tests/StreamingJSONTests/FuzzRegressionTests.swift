@@ -118,6 +118,8 @@ import Testing
         // "founded": "2021-03-14t09:26:53.123Z": RFC 3339's lowercase t, accepted here,
         // refused by Foundation's .iso8601 (README, Errors; found by a typed run).
         "iso8601-lowercase-t": #"value containing "founded":637406813.123,"#,
+        // The same lowercase t in element 1; element 2 lacks "id", where this package stops.
+        "iso8601-lowercase-t-then-missing-key": "keyNotFound(id) at [2]",
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.

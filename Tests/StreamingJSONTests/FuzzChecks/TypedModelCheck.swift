@@ -158,9 +158,7 @@ public enum TypedModelCheck {
                 // valid JSON"); its value is Int.min exactly, which this package
                 // decodes. A difference in this package's favour.
                 break
-            case (.value, .failure(let error)) where strategies.date == 3 && "\(error)".contains("ISO8601-formatted"):
-                // RFC 3339 allows a lowercase "t" between date and time, which
-                // Foundation's .iso8601 refuses (README, Errors).
+            case (.value, .failure(let error)) where foundationRefusedADate(error, strategies):
                 break
             case (.value(let a), .failure(let error)):
                 throw FuzzViolation("StreamingJSONDecoder decoded \(a), JSONDecoder threw \(summary(error)): \(error)")
@@ -185,7 +183,7 @@ public enum TypedModelCheck {
                 // A string that is not an ISO 8601 date: Foundation's path stops at
                 // the object that holds it, this package's names its key; or
                 // Foundation took it for one and failed further on (README, Errors).
-                if isDateRefusedHere(ours, in: document!, strategies) { break }
+                if isDateRefusedHere(ours, in: document!, strategies) || foundationRefusedADate(error, strategies) { break }
                 // null where a Bool belongs: Foundation on Linux says typeMismatch for
                 // Bool alone (valueNotFound for Int, String…); valueNotFound here (README, Errors).
                 if a.hasPrefix("valueNotFound at ["), b == "typeMismatch" + a.dropFirst("valueNotFound".count) { break }
@@ -274,6 +272,14 @@ public enum TypedModelCheck {
                                      _ strategies: Strategies) -> Bool {
         guard strategies.date == 3, case .string? = corruptedValue(result, in: document) else { return false }
         return true
+    }
+
+    /// Whether Foundation's `.iso8601` refused a date string, one that this
+    /// package may read: RFC 3339 allows a lowercase "t" between date and
+    /// time, which Foundation refuses (README, Errors). This package then
+    /// decodes the value, or fails further on.
+    static func foundationRefusedADate(_ error: any Error, _ strategies: Strategies) -> Bool {
+        strategies.date == 3 && "\(error)".contains("ISO8601-formatted")
     }
 
     /// Whether a number literal denotes an integer (`4.000`, `15e-1` is not,
