@@ -123,6 +123,8 @@ import Testing
         // "flags": {"": true, "": "minus two"}: the first "" is decoded here; Foundation
         // decodes the second too and fails (README, Errors; found by a typed run).
         "dictionary-repeated-key-later-value-wrong-type": #"value containing "flags":{"":true}"#,
+        // The same repeated key, then "kind": "\rale", where this package fails first.
+        "dictionary-repeated-key-then-bad-enum": "dataCorrupted at [kind]",
         // "location": [1.1e-04005, -2]: Foundation refuses a literal that rounds to zero.
         "double-underflow": "dataCorrupted at [brewery, location, 0]",
         // "count": 18446744073709551.615: Foundation truncates it into a UInt64, this package refuses it.

@@ -189,6 +189,9 @@ public enum TypedModelCheck {
                 // the object that holds it, this package's names its key; or
                 // Foundation took it for one and failed further on (README, Errors).
                 if isDateRefusedHere(ours, in: document!, strategies) || foundationRefusedADate(error, strategies) { break }
+                // Foundation failed on a later member of a dictionary's repeated key,
+                // which this package does not look at, before this package failed.
+                if hasRepeatedKey(data) { break }
                 // null where a Bool belongs: Foundation on Linux says typeMismatch for
                 // Bool alone (valueNotFound for Int, String…); valueNotFound here (README, Errors).
                 if a.hasPrefix("valueNotFound at ["), b == "typeMismatch" + a.dropFirst("valueNotFound".count) { break }
