@@ -256,6 +256,94 @@ import Testing
         _ContainerOrphanage.sweep()
         #expect(weakDecoder == nil)
     }
+
+    /// Two keys of the same length whose filter bits are the same
+    /// (`_KeyFilter`), found by search so that the test follows the hash.
+    static func keysSharingAFilterBit() -> (String, String) {
+        var seen: [UInt32: String] = [:]
+        for first in UInt8(ascii: "a")...UInt8(ascii: "z") {
+            for last in UInt8(ascii: "a")...UInt8(ascii: "z") {
+                let key = String(decoding: [first, UInt8(ascii: "k"), last], as: UTF8.self)
+                let bit = Array(key.utf8).withUnsafeBufferPointer { _KeyFilter.bit($0.baseAddress!, 3) }
+                if let other = seen[bit] { return (other, key) }
+                seen[bit] = key
+            }
+        }
+        preconditionFailure("64 bits for 676 keys: some must be shared")
+    }
+
+    /// Decodes `first` then `second` from a dictionary-shaped object.
+    struct Pair: Decodable, Equatable {
+        nonisolated(unsafe) static var names = ("", "")
+        var first: Int?
+        var second: Int?
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(first: Int?, second: Int?) {
+            self.first = first
+            self.second = second
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            first = try container.decodeIfPresent(Int.self, forKey: Key(stringValue: Self.names.0))
+            second = try container.decodeIfPresent(Int.self, forKey: Key(stringValue: Self.names.1))
+        }
+    }
+
+    @Test func keysSharingAFilterBitAreFoundAtTheirFirstOccurrence() throws {
+        let (a, b) = Self.keysSharingAFilterBit()
+        Pair.names = (a, b)
+        // `b`'s bit is among the passed keys after `a` is found: its lookup
+        // looks at the passed members first, then goes on from the cursor.
+        let data = Data("""
+            [{"\(a)": 1, "\(b)": 2}, {"x": 0, "\(a)": 3, "y": 0, "\(b)": 4, "\(b)": 5},
+             {"\(b)": 6, "\(a)": 7, "\(b)": 8}, {"\(a)": 9, "\(a)": 10}, {"\(b)": 11},
+             {"\(a)": 12, "z": 0, "\(b)": 13, "\(a)": 14}]
+            """.utf8)
+        let expected = [Pair(first: 1, second: 2), Pair(first: 3, second: 4), Pair(first: 7, second: 6),
+                        Pair(first: 9, second: nil), Pair(first: nil, second: 11), Pair(first: 12, second: 13)]
+        #expect(try Self.streamed(Pair.self, data) == expected)
+        #expect(try JSONDecoder().decode([Pair].self, from: data) == expected)
+        Pair.names = (b, a)
+        #expect(try Self.streamed(Pair.self, data).map { [$0.second, $0.first] } == expected.map { [$0.first, $0.second] })
+    }
+
+    /// The same with synthesized coding keys (kept by their byte, `_KeySlots`).
+    struct Colliding: Decodable, Equatable {
+        var akx: Int?
+        var bka: Int?
+    }
+
+    @Test func synthesizedKeysSharingAFilterBitAreFoundAtTheirFirstOccurrence() throws {
+        let bits = ["akx", "bka"].map { key in
+            Array(key.utf8).withUnsafeBufferPointer { _KeyFilter.bit($0.baseAddress!, $0.count) }
+        }
+        #expect(bits[0] == bits[1], "pick two keys that share a bit under the current hash")
+        let data = Data(#"[{"akx": 1, "bka": 2}, {"bka": 3, "akx": 4, "bka": 5}, {"akx": 6, "q": 0, "akx": 7}, {"bka": 8}]"#.utf8)
+        let expected = [Colliding(akx: 1, bka: 2), Colliding(akx: 4, bka: 3), Colliding(akx: 6, bka: nil),
+                        Colliding(akx: nil, bka: 8)]
+        #expect(try Self.streamed(Colliding.self, data) == expected)
+        #expect(try JSONDecoder().decode([Colliding].self, from: data) == expected)
+    }
+
+    /// The element of a stream has its path node inline, one word, up to
+    /// index 2^48; past that it is boxed. Either way the path is the same.
+    @Test func elementPathsOfEveryIndex() {
+        #expect(MemoryLayout<_CodingPathNode>.size == MemoryLayout<Int>.size)
+        for index in [0, 1, 4_294_967_295, 4_294_967_296, 5_000_000_000, (1 << 48) - 1, 1 << 48, Int.max] {
+            let node = _CodingPathNode.root.appending(index: index)
+            #expect(node.path.map(\.intValue) == [index])
+            #expect(node.path.map(\.stringValue) == ["Index \(index)"])
+            #expect(node.appending(_JSONKey(stringValue: "k")).path.map(\.stringValue) == ["Index \(index)", "k"])
+        }
+    }
 }
 
 /// The encoder's side: keyed containers reused by `_DirectEncoding`.

@@ -1,13 +1,28 @@
 /// A coding path as a list that shares its parent: pushing a key while
 /// descending costs one small node, and the `[CodingKey]` array is built only
 /// when someone asks for `codingPath` (usually an error).
-indirect enum _CodingPathNode {
+///
+/// An element of the root (a streamed array's element, a JSON Lines value)
+/// is the one node made per element of a stream, so it is held inline,
+/// without a box: no allocation, and copying it retains nothing. Its index
+/// is 48 bits in two parts, so that the enum stays one word (the tag goes in
+/// bits a pointer never uses); containers that hold a node fit an
+/// existential's inline buffer. A larger index takes a box.
+enum _CodingPathNode {
     case root
-    case key(any CodingKey, _CodingPathNode)
-    case index(Int, _CodingPathNode)
+    /// `Index low + high << 32` under the root.
+    case element(low: UInt32, high: UInt16)
+    indirect case key(any CodingKey, _CodingPathNode)
+    indirect case index(Int, _CodingPathNode)
 
     func appending(_ key: any CodingKey) -> _CodingPathNode { .key(key, self) }
-    func appending(index: Int) -> _CodingPathNode { .index(index, self) }
+
+    func appending(index: Int) -> _CodingPathNode {
+        if case .root = self, index >= 0, index < 1 << 48 {
+            return .element(low: UInt32(truncatingIfNeeded: index), high: UInt16(truncatingIfNeeded: index >> 32))
+        }
+        return .index(index, self)
+    }
 
     var path: [any CodingKey] {
         var keys: [any CodingKey] = []
@@ -15,6 +30,9 @@ indirect enum _CodingPathNode {
         while true {
             switch node {
             case .root:
+                return keys.reversed()
+            case .element(let low, let high):
+                keys.append(_JSONKey(index: Int(high) << 32 | Int(low)))
                 return keys.reversed()
             case .key(let key, let parent):
                 keys.append(key)

@@ -35,6 +35,8 @@ struct _ContainerShelf<Context: AnyObject> {
         /// The `Keyed…Container`, as the reference it consists of.
         var box: AnyObject
         let context: Context
+        /// `context`, to hand out borrowed.
+        let borrowed: Unmanaged<Context>
     }
 
     /// At most this many containers are kept (a record type and a few nested ones).
@@ -49,12 +51,16 @@ struct _ContainerShelf<Context: AnyObject> {
 
     /// A kept container for `keyType` that nobody else holds: its box (to
     /// cast back to the `Keyed…Container<Key>`) and its context, to re-point.
+    ///
+    /// The context is handed out unretained, the shelf keeps it alive; the box
+    /// with the one retain the caller's new container owns. Retains and
+    /// releases are atomic operations, and this runs for every record.
     @inline(__always)
-    mutating func take(_ keyType: ObjectIdentifier) -> (box: AnyObject, context: Context)? {
+    mutating func take(_ keyType: ObjectIdentifier) -> (box: AnyObject, context: Unmanaged<Context>)? {
         var index = 0
         while index < entries.count {
             if entries[index].keyType == keyType && isKnownUniquelyReferenced(&entries[index].box) {
-                return (entries[index].box, entries[index].context)
+                return (entries[index].box, entries[index].borrowed)
             }
             index += 1
         }
@@ -71,7 +77,8 @@ struct _ContainerShelf<Context: AnyObject> {
     /// Keeps a container just built, when `hasRoom(for:)`.
     mutating func keep<Container>(_ container: Container, keyType: ObjectIdentifier, context: Context) {
         guard hasRoom(for: Container.self) else { return }
-        entries.append(Entry(keyType: keyType, box: unsafeBitCast(container, to: AnyObject.self), context: context))
+        entries.append(Entry(keyType: keyType, box: unsafeBitCast(container, to: AnyObject.self), context: context,
+                             borrowed: .passUnretained(context)))
     }
 
     /// Ends the shelf's use. A kept container may not own its context (the

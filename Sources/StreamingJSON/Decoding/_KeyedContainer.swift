@@ -181,23 +181,21 @@ final class _ObjectContext {
     /// `decoder.stream`, read on every lookup: held here, it is a load, where
     /// going through the decoder retained and released it each time.
     let stream: _ElementStream
-    private(set) var object: Int
-    private(set) var node: _CodingPathNode
-    private(set) var convertedKeys: [String]?
+    // Unchecked: these are read or written on every lookup, and a dynamic
+    // exclusivity check costs a runtime call each time. Only this class's
+    // methods write them, none while another access is open.
+    @exclusivity(unchecked) private(set) var object: Int
+    @exclusivity(unchecked) private(set) var node: _CodingPathNode
+    @exclusivity(unchecked) private(set) var convertedKeys: [String]?
     /// Where the next lookup starts, relative to the object token: the member
     /// after the last one found by a lookup that started at the cursor.
-    var cursor = 1
-    /// A one-word filter of the keys of the members before `cursor`.
-    var passedKeys: UInt64 = 0
-
-    /// The filter bit of a key, from its length and first byte.
-    @inline(__always)
-    static func keyBit(count: Int, first: UInt8) -> UInt64 {
-        1 &<< UInt64((count &* 7 &+ Int(first)) & 63)
-    }
+    @exclusivity(unchecked) var cursor = 1
+    /// A filter of the keys of the members before `cursor`.
+    @exclusivity(unchecked) var passedKeys = _KeyFilter()
 
     /// The UTF-8 of the coding keys looked up so far, when this context is
-    /// shelved for a one-byte key type (see `_KeySlots`).
+    /// shelved for a one-byte key type (see `_KeySlots`), each with its
+    /// `_KeyFilter` bit as its hash.
     private var spellings: _KeySlots?
 
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
@@ -236,7 +234,7 @@ final class _ObjectContext {
         if let spellings, convertedKeys == nil {
             let slot = spellings.slot(for: key)
             if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
-            return try valueIndex(ofKey: slot.pointee.buffer)
+            return try valueIndex(ofKey: slot.pointee.buffer, bit: UInt32(truncatingIfNeeded: slot.pointee.hash))
         }
         return try valueIndex(named: key.stringValue)
     }
@@ -244,7 +242,9 @@ final class _ObjectContext {
     /// Keeps `key`'s UTF-8 in its slot (its first lookup).
     @inline(never)
     private static func fill<Key: CodingKey>(_ slot: UnsafeMutablePointer<_KeyBytes>, with key: Key) {
-        slot.pointee = Array(key.stringValue.utf8).withUnsafeBufferPointer { _KeyBytes($0) }
+        slot.pointee = Array(key.stringValue.utf8).withUnsafeBufferPointer { bytes in
+            _KeyBytes(bytes, hash: UInt64(_KeyFilter.bit(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)))
+        }
     }
 
     /// Absolute index of the value of the first member whose (converted) key is `name`.
@@ -279,35 +279,39 @@ final class _ObjectContext {
     /// filter holds a bit for each of their keys. When the wanted key's bit is
     /// not set, it is not among them, so its first occurrence, if any, is at
     /// or after the cursor: decoding keys in document order costs one
-    /// comparison per key instead of a scan from the start.
+    /// comparison per key instead of a scan from the start. A bit shared with
+    /// a passed key costs a look at the passed members, then the same.
     @inline(__always)
-    func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>) throws -> Int? {
+    func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, bit: UInt32? = nil) throws -> Int? {
         guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
         let tokens = stream.tokens
         let arena = stream.arena
         let end = local &+ 1 &+ tokens[local].span
         let count = wanted.count
         let key = wanted.baseAddress ?? UnsafePointer(arena)
-        let wantedBit = Self.keyBit(count: count, first: count > 0 ? key[0] : 0)
-        let fromCursor = passedKeys & wantedBit == 0
-        var member = fromCursor ? local &+ cursor : local &+ 1
-        var passed: UInt64 = 0
+        let wantedBit = bit ?? _KeyFilter.bit(key, count)
+        let start = local &+ cursor
+        // A key whose bit is not among the passed ones starts at the cursor;
+        // one whose bit is (an earlier occurrence, or another key's bit)
+        // looks at the passed members first, then goes on the same way.
+        var member = passedKeys.contains(wantedBit) ? local &+ 1 : start
+        var passed = _KeyFilter()
         while member < end {
             let token = tokens[member]
             let length = token.length
             let value = tokens[member &+ 1]
             let next = member &+ (value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2)
             if length == count && _equalShortBytes(arena + token.arenaOffset, key, count) {
-                if fromCursor {
+                if member >= start {
                     cursor = next &- local
-                    passedKeys |= passed | wantedBit
+                    passed.insert(wantedBit)
+                    passedKeys.formUnion(passed)
                 }
                 return object &+ (member &+ 1 &- local)
             }
-            if fromCursor { passed |= Self.keyBit(count: length, first: length > 0 ? arena[token.arenaOffset] : 0) }
+            if member >= start { passed.insert(_KeyFilter.bit(arena + token.arenaOffset, length)) }
             member = next
         }
-        // Not at or after the cursor, and (from the filter) not before it.
         return nil
     }
 
@@ -330,12 +334,12 @@ final class _ObjectContext {
 
     /// Makes this the context of a container over another object (a shelved
     /// container handed out again; see `_ContainerShelf`).
-    func repoint(object: Int, node: _CodingPathNode) throws {
+    func repoint(object: Int, node: consuming _CodingPathNode) throws {
         convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
         self.object = object
         self.node = node
         cursor = 1
-        passedKeys = 0
+        passedKeys = _KeyFilter()
     }
 }
 
@@ -370,4 +374,27 @@ extension _TapeDecoder {
             return names.map { convert(base + [_JSONKey(stringValue: $0)]).stringValue }
         }
     }
+}
+
+/// A set of 64 bits, one per key hash: which keys an object's members before
+/// a cursor have. Keys that share their length and first byte (`serial` and
+/// `scores`) are common, so the hash reads the last byte too.
+struct _KeyFilter {
+    private var bits: UInt64 = 0
+
+    /// The bit of a key: its length, first and last byte, mixed.
+    @inline(__always)
+    static func bit(_ key: UnsafePointer<UInt8>, _ count: Int) -> UInt32 {
+        let ends = count > 0 ? UInt32(key[0]) &<< 8 | UInt32(key[count &- 1]) : 0
+        return ((UInt32(truncatingIfNeeded: count) &<< 16 | ends) &* 0x9E37_79B1) &>> 26
+    }
+
+    @inline(__always)
+    func contains(_ bit: UInt32) -> Bool { bits &>> UInt64(bit) & 1 != 0 }
+
+    @inline(__always)
+    mutating func insert(_ bit: UInt32) { bits |= 1 &<< UInt64(bit) }
+
+    @inline(__always)
+    mutating func formUnion(_ other: _KeyFilter) { bits |= other.bits }
 }

@@ -2,14 +2,14 @@
 
 extension _TapeDecoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let index = value, path = self.path
+        let index = value
         guard shelf.isEnabled else {
             return KeyedDecodingContainer(try keyedContainer(Key.self, at: index, path: path))
         }
         let keyType = ObjectIdentifier(Key.self)
         if let shelved = shelf.take(keyType) {
             try requireObject(Key.self, at: index, path: path)
-            try shelved.context.repoint(object: index, node: path)
+            try shelved.context._withUnsafeGuaranteedRef { try $0.repoint(object: index, node: path) }
             return unsafeBitCast(shelved.box, to: KeyedDecodingContainer<Key>.self)
         }
         guard shelf.hasRoom(for: KeyedDecodingContainer<Key>.self) else {

@@ -89,14 +89,15 @@ final class _TapeDecoder: Decoder {
     }
 
     /// Runs `body` with the decoder positioned at `index`.
+    /// The paths are swapped rather than assigned: no retain or release.
     @inline(__always)
-    func with<R>(_ index: Int, path newPath: _CodingPathNode, _ body: () throws -> R) rethrows -> R {
-        let savedValue = value, savedPath = self.path
+    func with<R>(_ index: Int, path newPath: consuming _CodingPathNode, _ body: () throws -> R) rethrows -> R {
+        let savedValue = value
         value = index
-        self.path = newPath
+        swap(&path, &newPath)
         defer {
             value = savedValue
-            self.path = savedPath
+            swap(&path, &newPath)
         }
         return try body()
     }

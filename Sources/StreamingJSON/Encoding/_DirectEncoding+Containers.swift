@@ -13,8 +13,10 @@ extension _DirectEncoding {
         }
         let keyType = ObjectIdentifier(Key.self)
         if let shelved = shelf.take(keyType) {
-            shelved.context.frame = frame
-            shelved.context.serial = serial
+            shelved.context._withUnsafeGuaranteedRef {
+                $0.frame = frame
+                $0.serial = serial
+            }
             return unsafeBitCast(shelved.box, to: KeyedEncodingContainer<Key>.self)
         }
         let container = _DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial)
