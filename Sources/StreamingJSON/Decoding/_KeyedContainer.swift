@@ -195,7 +195,7 @@ final class _ObjectContext {
 
     /// The UTF-8 of the coding keys looked up so far, when this context is
     /// shelved for a one-byte key type (see `_KeySlots`), each with its
-    /// `_KeyFilter` bit as its hash.
+    /// `_KeyFilter` hash.
     private var spellings: _KeySlots?
 
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
@@ -234,7 +234,7 @@ final class _ObjectContext {
         if let spellings, convertedKeys == nil {
             let slot = spellings.slot(for: key)
             if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
-            return try valueIndex(ofKey: slot.pointee.buffer, bit: UInt32(truncatingIfNeeded: slot.pointee.hash))
+            return try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
         }
         return try valueIndex(named: key.stringValue)
     }
@@ -243,7 +243,7 @@ final class _ObjectContext {
     @inline(never)
     private static func fill<Key: CodingKey>(_ slot: UnsafeMutablePointer<_KeyBytes>, with key: Key) {
         slot.pointee = Array(key.stringValue.utf8).withUnsafeBufferPointer { bytes in
-            _KeyBytes(bytes, hash: UInt64(_KeyFilter.bit(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)))
+            _KeyBytes(bytes, hash: UInt64(_KeyFilter.hash(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)))
         }
     }
 
@@ -282,19 +282,19 @@ final class _ObjectContext {
     /// comparison per key instead of a scan from the start. A bit shared with
     /// a passed key costs a look at the passed members, then the same.
     @inline(__always)
-    func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, bit: UInt32? = nil) throws -> Int? {
+    func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) throws -> Int? {
         guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
         let tokens = stream.tokens
         let arena = stream.arena
         let end = local &+ 1 &+ tokens[local].span
         let count = wanted.count
         let key = wanted.baseAddress ?? UnsafePointer(arena)
-        let wantedBit = bit ?? _KeyFilter.bit(key, count)
+        let wantedHash = hash ?? _KeyFilter.hash(key, count)
         let start = local &+ cursor
         // A key whose bit is not among the passed ones starts at the cursor;
         // one whose bit is (an earlier occurrence, or another key's bit)
         // looks at the passed members first, then goes on the same way.
-        var member = passedKeys.contains(wantedBit) ? local &+ 1 : start
+        var member = passedKeys.contains(wantedHash) ? local &+ 1 : start
         var passed = _KeyFilter()
         while member < end {
             let token = tokens[member]
@@ -304,12 +304,12 @@ final class _ObjectContext {
             if length == count && _equalShortBytes(arena + token.arenaOffset, key, count) {
                 if member >= start {
                     cursor = next &- local
-                    passed.insert(wantedBit)
+                    passed.insert(wantedHash)
                     passedKeys.formUnion(passed)
                 }
                 return object &+ (member &+ 1 &- local)
             }
-            if member >= start { passed.insert(_KeyFilter.bit(arena + token.arenaOffset, length)) }
+            if member >= start { passed.insert(_KeyFilter.hash(arena + token.arenaOffset, length)) }
             member = next
         }
         return nil
@@ -376,25 +376,37 @@ extension _TapeDecoder {
     }
 }
 
-/// A set of 64 bits, one per key hash: which keys an object's members before
-/// a cursor have. Keys that share their length and first byte (`serial` and
-/// `scores`) are common, so the hash reads the last byte too.
+/// Which keys the members of an object before a cursor have, as a Bloom
+/// filter: each key sets one bit in each of two words, by two parts of one
+/// hash of its length, first and last byte (keys that share their length and
+/// first byte, like `serial` and `scores`, are common). A key both of whose
+/// bits are set is perhaps among them: with one word and one bit, 2 of a
+/// 15-member record's keys did, and each cost a scan of the passed members.
 struct _KeyFilter {
-    private var bits: UInt64 = 0
+    private var first: UInt64 = 0
+    private var second: UInt64 = 0
 
-    /// The bit of a key: its length, first and last byte, mixed.
+    /// The hash of a key, from which its two bits come.
     @inline(__always)
-    static func bit(_ key: UnsafePointer<UInt8>, _ count: Int) -> UInt32 {
+    static func hash(_ key: UnsafePointer<UInt8>, _ count: Int) -> UInt32 {
         let ends = count > 0 ? UInt32(key[0]) &<< 8 | UInt32(key[count &- 1]) : 0
-        return ((UInt32(truncatingIfNeeded: count) &<< 16 | ends) &* 0x9E37_79B1) &>> 26
+        return (UInt32(truncatingIfNeeded: count) &<< 16 | ends) &* 0x9E37_79B1
     }
 
     @inline(__always)
-    func contains(_ bit: UInt32) -> Bool { bits &>> UInt64(bit) & 1 != 0 }
+    func contains(_ hash: UInt32) -> Bool {
+        (first &>> UInt64(hash &>> 26)) & (second &>> UInt64((hash &>> 20) & 63)) & 1 != 0
+    }
 
     @inline(__always)
-    mutating func insert(_ bit: UInt32) { bits |= 1 &<< UInt64(bit) }
+    mutating func insert(_ hash: UInt32) {
+        first |= 1 &<< UInt64(hash &>> 26)
+        second |= 1 &<< UInt64((hash &>> 20) & 63)
+    }
 
     @inline(__always)
-    mutating func formUnion(_ other: _KeyFilter) { bits |= other.bits }
+    mutating func formUnion(_ other: _KeyFilter) {
+        first |= other.first
+        second |= other.second
+    }
 }
