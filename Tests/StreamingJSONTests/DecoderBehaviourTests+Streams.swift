@@ -324,6 +324,13 @@ extension DecoderBehaviourTests {
         overflow(Int64.self, "-9223372036854775809")
         overflow(Int64.self, "9223372036854775808")
         overflow(UInt64.self, "18446744073709551616")
+        // 19 digits are read without overflow checks, 20 with them.
+        #expect(try decoder.decode(UInt64.self, from: Self.json("9999999999999999999")) == 9_999_999_999_999_999_999)
+        #expect(try decoder.decode(Int64.self, from: Self.json("-999999999999999999")) == -999_999_999_999_999_999)
+        overflow(Int64.self, "9999999999999999999")
+        overflow(Int64.self, "-9999999999999999999")
+        overflow(UInt64.self, "99999999999999999999")
+        overflow(UInt64.self, "10000000000000000000000")
         overflow(UInt64.self, "-1")
         overflow(Int8.self, "-129")
         overflow(Int8.self, "128")

@@ -10,6 +10,16 @@ func _parseInteger<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> 
     let negative = text.first == UInt8(ascii: "-")
     var index = negative ? 1 : 0
     var magnitude: UInt64 = 0
+    // Up to 19 digits cannot overflow 64 bits (10^19 - 1 < 2^64): no checks.
+    if text.count &- index <= 19 {
+        while index < text.count {
+            let digit = text[index] &- 0x30
+            guard digit <= 9 else { return _parseIntegralLiteral(text) }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        return _fit(magnitude: magnitude, negative: negative)
+    }
     while index < text.count {
         let digit = text[index] &- 0x30
         guard digit <= 9 else { return _parseIntegralLiteral(text) }
@@ -83,11 +93,36 @@ private func _parseIntegralLiteral<T: FixedWidthInteger>(_ text: UnsafeBufferPoi
     return _fit(magnitude: magnitude, negative: negative)
 }
 
-/// Exact powers of ten that a Double holds exactly (10^0 ... 10^22).
-private let _exactPowersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
+/// 10^exponent for 0 ... 22, the powers of ten a Double holds exactly. A
+/// switch of literals, where a global array cost a lazy-initialization check
+/// and a bounds check per number.
+@inline(__always)
+private func _exactPowerOfTen(_ exponent: Int) -> Double {
+    switch exponent {
+    case 0: 1e0
+    case 1: 1e1
+    case 2: 1e2
+    case 3: 1e3
+    case 4: 1e4
+    case 5: 1e5
+    case 6: 1e6
+    case 7: 1e7
+    case 8: 1e8
+    case 9: 1e9
+    case 10: 1e10
+    case 11: 1e11
+    case 12: 1e12
+    case 13: 1e13
+    case 14: 1e14
+    case 15: 1e15
+    case 16: 1e16
+    case 17: 1e17
+    case 18: 1e18
+    case 19: 1e19
+    case 20: 1e20
+    case 21: 1e21
+    default: 1e22
+    }
 }
 
 /// The correctly rounded Double nearest to a literal.
@@ -122,7 +157,7 @@ func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
     }
     if digitCount <= 19, mantissa <= (1 << 53), exponent >= -22 {
         var value = Double(mantissa)
-        value = exponent < 0 ? value / _exactPowersOfTen[-exponent] : value
+        value = exponent < 0 ? value / _exactPowerOfTen(-exponent) : value
         return negative ? -value : value
     }
     return _parseDoubleSlowly(text)
