@@ -192,6 +192,9 @@ final class _ObjectContext {
     @exclusivity(unchecked) var cursor = 1
     /// A filter of the keys of the members before `cursor`.
     @exclusivity(unchecked) var passedKeys = _KeyFilter()
+    /// Where the object is on the tape, for lookups: found again when the
+    /// stream's tape has changed since (`_ElementStream.tapeGeneration`).
+    @exclusivity(unchecked) private var place = _ObjectPlace()
 
     /// The UTF-8 of the coding keys looked up so far, when this context is
     /// shelved for a one-byte key type (see `_KeySlots`), each with its
@@ -262,7 +265,14 @@ final class _ObjectContext {
     @inline(__always)
     func require<Key: CodingKey>(_ key: Key) throws -> Int {
         if let index = try valueIndex(forKey: key) { return index }
-        throw decoder.keyNotFound(key, inObject: object, path: node)
+        throw keyNotFound(key)
+    }
+
+    /// Foundation's `keyNotFound` for `key`: built apart from the lookups,
+    /// so that boxing the key as `any CodingKey` stays off their path.
+    @inline(never)
+    private func keyNotFound<Key: CodingKey>(_ key: Key) -> DecodingError {
+        decoder.keyNotFound(key, inObject: object, path: node)
     }
 
     /// The value's index when the key is present and not null.
@@ -283,10 +293,11 @@ final class _ObjectContext {
     /// a passed key costs a look at the passed members, then the same.
     @inline(__always)
     func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) throws -> Int? {
-        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
-        let tokens = stream.tokens
-        let arena = stream.arena
-        let end = local &+ 1 &+ tokens[local].span
+        if _slowPath(place.generation != stream.tapeGeneration) { try locate() }
+        let tokens = place.tokens, arena = place.arena, local = place.local, end = place.end
+        // Debug builds (the tests) check that the tape has not moved under an unchanged generation.
+        assert(stream.local(object) == local && stream.tokens == tokens && stream.arena == arena,
+               "the tape changed without a new tapeGeneration")
         let count = wanted.count
         let key = wanted.baseAddress ?? UnsafePointer(arena)
         let wantedHash = hash ?? _KeyFilter.hash(key, count)
@@ -315,6 +326,15 @@ final class _ObjectContext {
         return nil
     }
 
+    /// Finds the object on the tape again (the first lookup, or the tape changed).
+    @inline(never)
+    private func locate() throws {
+        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
+        let tokens = stream.tokens
+        place = _ObjectPlace(generation: stream.tapeGeneration, tokens: tokens, arena: stream.arena,
+                             local: local, end: local &+ 1 &+ tokens[local].span)
+    }
+
     /// `valueIndex(named:)` with a key strategy: the converted keys, compared as strings.
     @inline(never)
     func convertedValueIndex(named name: String) throws -> Int? {
@@ -340,6 +360,7 @@ final class _ObjectContext {
         self.node = node
         cursor = 1
         passedKeys = _KeyFilter()
+        place = _ObjectPlace()
     }
 }
 
@@ -409,4 +430,15 @@ struct _KeyFilter {
         first |= other.first
         second |= other.second
     }
+}
+
+/// An object's tokens as a keyed container last found them: the tape's
+/// pointers, the object's tape index and the index past its members, valid
+/// while the stream's tape generation is `generation`.
+struct _ObjectPlace {
+    var generation = Int.min
+    var tokens = UnsafePointer<sj_token>(bitPattern: MemoryLayout<sj_token>.alignment)!
+    var arena = UnsafePointer<UInt8>(bitPattern: 1)!
+    var local = 0
+    var end = 0
 }

@@ -3,6 +3,10 @@ import Foundation
 
 // Errors say where: Foundation's kinds and coding paths, plus the line and
 // column of the offending value in the debug description.
+//
+// Each builder is `@inline(never)`: inlined into the hot functions that
+// throw them (a key lookup, a scalar read), their string building took
+// registers and stack from the path taken every time.
 extension _TapeDecoder {
     /// "line 3, column 17 (byte 45)" for the value at `index`, if it is still on the tape.
     func location(of index: Int) -> String? {
@@ -25,6 +29,7 @@ extension _TapeDecoder {
         return message + "."
     }
 
+    @inline(never)
     func typeMismatch(_ type: Any.Type, at index: Int, path: _CodingPathNode) -> DecodingError {
         // What was found is no value but an element over maxElementBytes: say so,
         // as streams do.
@@ -36,16 +41,19 @@ extension _TapeDecoder {
             debugDescription: withLocation("Expected to decode \(type) but found \(describeFound(at: index)) instead", index)))
     }
 
+    @inline(never)
     func valueNotFound(_ type: Any.Type, at index: Int, path: _CodingPathNode, _ message: String?) -> DecodingError {
         DecodingError.valueNotFound(type, .init(
             codingPath: path.path,
             debugDescription: withLocation(message ?? "Expected \(type) value but found null instead", index)))
     }
 
+    @inline(never)
     func dataCorrupted(_ message: String, at index: Int, path: _CodingPathNode) -> DecodingError {
         DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: withLocation(message, index)))
     }
 
+    @inline(never)
     func keyNotFound(_ key: any CodingKey, inObject index: Int, path: _CodingPathNode) -> DecodingError {
         var message = "No value associated with key \(key) (\"\(key.stringValue)\")"
         if let location = location(of: index) { message += " in the object at \(location)" }
@@ -53,6 +61,7 @@ extension _TapeDecoder {
     }
 
     /// An element that passed `maxElementBytes`: parsed, not kept.
+    @inline(never)
     func oversized(at index: Int, path: _CodingPathNode) -> DecodingError {
         let offset = stream.local(index).map { stream.tokens[$0].position } ?? 0
         let error = JSONSyntaxError(message: "Element larger than \(stream.limits.maxElementBytes) bytes (maxElementBytes)",
@@ -62,6 +71,7 @@ extension _TapeDecoder {
     }
 
     /// A container copy that fell more than one element behind a stream.
+    @inline(never)
     func dropped(path: _CodingPathNode) -> DecodingError {
         DecodingError.dataCorrupted(.init(
             codingPath: path.path,

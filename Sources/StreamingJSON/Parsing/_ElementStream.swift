@@ -51,6 +51,10 @@ final class _ElementStream {
     /// tape is then empty when the next batch arrives, and the batch's buffers
     /// are taken over instead of copied (`sj_parser_swap_complete`).
     var keepsPreviousElement = true
+    /// Changes whenever the tape may have: tokens dropped, moved or added
+    /// (`advance()`, `dropElements(before:)`). A reader that keeps pointers
+    /// into the tape keeps this with them, and trusts them while it is the same.
+    @exclusivity(unchecked) private(set) var tapeGeneration = 0
     /// Tokens dropped so far: absolute index = tape index + tokenBase.
     @exclusivity(unchecked) private(set) var tokenBase = 0
     /// yajl accepted the whole input.
@@ -201,6 +205,7 @@ final class _ElementStream {
         guard count > 0 else { return }
         tokenBase += parser.dropElements(count)
         firstOrdinal += count
+        tapeGeneration &+= 1
     }
 
     /// The tape index of an absolute index, or nil when it was dropped.
@@ -247,6 +252,7 @@ final class _ElementStream {
     /// An error is recorded in `failure` rather than thrown: the elements the
     /// chunk completed before it are still handed out first.
     func advance() {
+        tapeGeneration &+= 1
         if let pipeline {
             receive(from: pipeline)
             return
