@@ -193,14 +193,21 @@ enum _FastType {
 
     @inline(__always)
     init<T>(_ type: T.Type) {
-        if T.self == String.self { self = .string }
-        else if T.self == Int.self { self = .int }
-        else if T.self == Double.self { self = .double }
-        else if T.self == Bool.self { self = .bool }
-        else if T.self == Date.self { self = .date }
-        else if T.self == Data.self { self = .data }
-        else if T.self == URL.self { self = .url }
-        else if T.self == Decimal.self { self = .decimal }
+        // Each comparison is gated by the size, a load: comparing with a
+        // Foundation or an array type looks up that type's metadata, a call
+        // each. Most record types (structs of several fields) match no size
+        // and skip every comparison.
+        let size = MemoryLayout<T>.size
+        func `is`<U>(_: U.Type) -> Bool { size == MemoryLayout<U>.size && T.self == U.self }
+        if `is`(String.self) { self = .string }
+        else if `is`(Int.self) { self = .int }
+        else if `is`(Double.self) { self = .double }
+        else if `is`(Bool.self) { self = .bool }
+        else if `is`(Date.self) { self = .date }
+        else if `is`(Data.self) { self = .data }
+        else if `is`(URL.self) { self = .url }
+        else if `is`(Decimal.self) { self = .decimal }
+        else if size != MemoryLayout<[Int]>.size { self = .other }
         else if T.self == [String].self { self = .strings }
         else if T.self == [Double].self { self = .doubles }
         else if T.self == [Int].self { self = .ints }
@@ -290,6 +297,8 @@ extension _TapeDecoder {
     /// (a conformance check costs a few hundred instructions; user types come
     /// back for every element).
     func tapeDecodable<T>(_ type: T.Type) -> (any _TapeDecodable.Type)? {
+        // Arrays and dictionaries are one reference: any other size is not one.
+        guard MemoryLayout<T>.size == MemoryLayout<[Int]>.size else { return nil }
         let id = ObjectIdentifier(type)
         if plainTypes.contains(id) { return nil }
         if let collection = type as? any _TapeDecodable.Type { return collection }
