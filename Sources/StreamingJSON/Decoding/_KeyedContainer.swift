@@ -15,27 +15,28 @@ import Foundation
 /// a copy retains every strong reference the container holds: an atomic
 /// increment and decrement per call. So the container holds its context as
 /// an unmanaged reference, used only inside `withContext` (where it is
-/// borrowed, with no retain), and `owner` keeps the context alive only when
-/// nothing else does:
+/// borrowed, with no retain), and `Ownership` says what keeps it alive:
 ///
-/// - a container built for a `_ContainerShelf` has no owner: the shelf holds
-///   the context for as long as the container's box can be reached (see
-///   `_ContainerShelf.removeAll()`), and copying `nil` is no atomic operation;
-/// - any other container owns its context.
-struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// - `_ShelvedContext`: a container built for a `_ContainerShelf`. The shelf
+///   holds the context for as long as the container's box can be reached
+///   (see `_ContainerShelf.removeAll()`). It is empty, so the container is
+///   plain data and its copies are byte copies, with no call to retain;
+/// - `_OwnedContext`: any other container owns its context.
+struct _KeyedContainer<Key: CodingKey, Ownership>: KeyedDecodingContainerProtocol {
     private let context: Unmanaged<_ObjectContext>
-    private let owner: _ObjectContext?
+    private let ownership: Ownership
 
-    init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws {
+    /// A container that owns its context.
+    init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws where Ownership == _OwnedContext {
         let context = try _ObjectContext(decoder: decoder, object: object, node: path)
         self.context = .passUnretained(context)
-        owner = context
+        ownership = _OwnedContext(context: context)
     }
 
     /// A container whose context the caller keeps alive (a shelf).
-    init(shelvedContext context: _ObjectContext) {
+    init(shelvedContext context: _ObjectContext) where Ownership == _ShelvedContext {
         self.context = .passUnretained(context)
-        owner = nil
+        ownership = _ShelvedContext()
     }
 
     /// Runs `body` with the context borrowed: no retain, no release.
@@ -175,6 +176,14 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 }
 
+/// A keyed container that owns its context.
+struct _OwnedContext {
+    let context: _ObjectContext
+}
+
+/// A keyed container whose context a shelf keeps.
+struct _ShelvedContext {}
+
 /// What a keyed container knows, shared by its copies.
 final class _ObjectContext {
     let decoder: _TapeDecoder
@@ -294,17 +303,34 @@ final class _ObjectContext {
     @inline(__always)
     func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) throws -> Int? {
         if _slowPath(place.generation != stream.tapeGeneration) { try locate() }
-        let tokens = place.tokens, arena = place.arena, local = place.local, end = place.end
         // Debug builds (the tests) check that the tape has not moved under an unchanged generation.
-        assert(stream.local(object) == local && stream.tokens == tokens && stream.arena == arena,
+        assert(stream.local(object) == place.local && stream.tokens == place.tokens && stream.arena == place.arena,
                "the tape changed without a new tapeGeneration")
         let count = wanted.count
-        let key = wanted.baseAddress ?? UnsafePointer(arena)
+        let key = wanted.baseAddress ?? UnsafePointer(place.arena)
         let wantedHash = hash ?? _KeyFilter.hash(key, count)
+        // Keys decoded in document order: the member at the cursor, whose key
+        // the filter says no passed member has.
+        let member = place.local &+ cursor
+        if member < place.end && !passedKeys.contains(wantedHash) {
+            let token = place.tokens[member]
+            if token.length == count && _equalShortBytes(place.arena + token.arenaOffset, key, count) {
+                let value = place.tokens[member &+ 1]
+                cursor &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
+                passedKeys.insert(wantedHash)
+                return object &+ (member &+ 1 &- place.local)
+            }
+        }
+        return search(key, count, wantedHash)
+    }
+
+    /// `valueIndex(ofKey:)` past its first guess: a key whose bit is not among
+    /// the passed ones is searched from the cursor; one whose bit is (an
+    /// earlier occurrence, or another key's bits) from the first member.
+    @inline(never)
+    private func search(_ key: UnsafePointer<UInt8>, _ count: Int, _ wantedHash: UInt32) -> Int? {
+        let tokens = place.tokens, arena = place.arena, local = place.local, end = place.end
         let start = local &+ cursor
-        // A key whose bit is not among the passed ones starts at the cursor;
-        // one whose bit is (an earlier occurrence, or another key's bit)
-        // looks at the passed members first, then goes on the same way.
         var member = passedKeys.contains(wantedHash) ? local &+ 1 : start
         var passed = _KeyFilter()
         while member < end {

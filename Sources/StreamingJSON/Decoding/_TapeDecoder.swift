@@ -112,7 +112,8 @@ final class _TapeDecoder: Decoder {
         _SingleValueContainer(decoder: self, value: value, path: path)
     }
 
-    func keyedContainer<Key: CodingKey>(_: Key.Type, at index: Int, path: _CodingPathNode) throws -> _KeyedContainer<Key> {
+    func keyedContainer<Key: CodingKey>(_: Key.Type, at index: Int,
+                                        path: _CodingPathNode) throws -> _KeyedContainer<Key, _OwnedContext> {
         try requireObject(Key.self, at: index, path: path)
         return try _KeyedContainer(decoder: self, object: index, path: path)
     }
