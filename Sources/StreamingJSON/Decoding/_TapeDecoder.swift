@@ -119,14 +119,15 @@ final class _TapeDecoder: Decoder {
     }
 
     /// Foundation's errors for a keyed container over anything but an object.
-    func requireObject<Key: CodingKey>(_: Key.Type, at index: Int, path: _CodingPathNode) throws {
-        let kind = try self.kind(at: index, path: path)
+    /// (The path is made only for an error: a copy of a node is an atomic retain.)
+    func requireObject<Key: CodingKey>(_: Key.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws {
+        let kind = try self.kind(at: index, path: path())
         guard kind == _Kind.object else {
             if kind == _Kind.null {
-                throw valueNotFound(KeyedDecodingContainer<Key>.self, at: index, path: path,
+                throw valueNotFound(KeyedDecodingContainer<Key>.self, at: index, path: path(),
                                     "Cannot get keyed decoding container -- found null value instead")
             }
-            throw typeMismatch([String: Any].self, at: index, path: path)
+            throw typeMismatch([String: Any].self, at: index, path: path())
         }
     }
 
