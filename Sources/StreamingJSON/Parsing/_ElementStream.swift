@@ -223,14 +223,19 @@ final class _ElementStream {
 
     /// Blocks of elements the parsing thread decoded ahead, oldest first
     /// (`_DecodeAhead.swift`): at most one per batch in flight.
-    private var decodedAhead: [_DecodedElements] = []
+    @exclusivity(unchecked) private var decodedAhead: [_DecodedElements] = [] {
+        didSet { firstDecodedAhead = decodedAhead.first?.firstOrdinal ?? .max }
+    }
+    /// The first ordinal of the first block (`Int.max`: none). Most elements
+    /// come before it, and the check costs no reference count.
+    @exclusivity(unchecked) private var firstDecodedAhead = Int.max
 
     /// The block holding element `ordinal` decoded ahead, if it was; blocks
     /// before it are let go.
     @inline(__always)
     func decodedAhead(covering ordinal: Int) -> _DecodedElements? {
-        guard let first = decodedAhead.first else { return nil }
-        return first.covers(ordinal) ? first : decodedAheadBlock(covering: ordinal)
+        if ordinal < firstDecodedAhead { return nil }
+        return decodedAheadBlock(covering: ordinal)
     }
 
     private func decodedAheadBlock(covering ordinal: Int) -> _DecodedElements? {
