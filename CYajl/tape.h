@@ -390,8 +390,12 @@ SJ_HOT void sj_copy(unsigned char *to, const unsigned char *from, size_t length)
         memcpy(&tail, from + length - 4, 4);
         memcpy(to, &head, 4);
         memcpy(to + length - 4, &tail, 4);
-    } else {
-        for (size_t i = 0; i < length; i++) to[i] = from[i];
+    } else if (length > 0) {
+        // 1 to 3 bytes: the first, middle and last cover them, with no loop.
+        unsigned char first = from[0], middle = from[length >> 1], last = from[length - 1];
+        to[0] = first;
+        to[length >> 1] = middle;
+        to[length - 1] = last;
     }
 }
 
