@@ -79,7 +79,9 @@ final class _DecodedElementsOf<T>: _DecodedElements {
         states.deallocate()
     }
 
-    func store(_ value: T, at index: Int) {
+    /// (Consuming: the value moves in. A copy would retain each of its
+    /// references, and releasing the original undo that: atomic operations.)
+    func store(_ value: consuming T, at index: Int) {
         (values + index).initialize(to: value)
         states[index] = 1
     }
