@@ -339,6 +339,56 @@ import Testing
         #expect(try JSONDecoder().decode([Colliding].self, from: data) == expected)
     }
 
+    /// Keeps the nested container of its first element, and its decoder's path.
+    struct Inner: Decodable {
+        nonisolated(unsafe) static var kept: (container: KeyedDecodingContainer<CodingKeys>, path: [String])?
+        var v: Int
+        enum CodingKeys: String, CodingKey { case v }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            v = try container.decode(Int.self, forKey: .v)
+            if Self.kept == nil { Self.kept = (container, decoder.codingPath.map(\.stringValue)) }
+        }
+    }
+
+    struct Outer: Decodable {
+        var a: Inner
+        var b: Inner
+        var tag: Tag
+        enum Tag: String, Decodable { case x, y }
+    }
+
+    /// Nested values get their path nodes from a pool (`_KeyNodePool`), reused
+    /// once nobody holds them: one held by a kept container keeps its path.
+    @Test func pathNodesHeldElsewhereAreNeverReused() throws {
+        Inner.kept = nil
+        defer { Inner.kept = nil }
+        let data = Data((0..<50).map { #"{"a": {"v": \#($0)}, "b": {"v": 1}, "tag": "x"}"# }
+            .joined(separator: ",").utf8)
+        let outers = try Self.streamed(Outer.self, Data("[".utf8) + data + Data("]".utf8))
+        #expect(outers.map(\.a.v) == Array(0..<50))
+        let kept = try #require(Inner.kept)
+        #expect(kept.path == ["Index 0", "a"])
+        #expect(kept.container.codingPath.map(\.stringValue) == ["Index 0", "a"])
+        // Errors deep in later elements name their own element and keys.
+        let bad = Data(#"[{"a": {"v": 1}, "b": {"v": 1}, "tag": "x"}, {"a": {"v": 2}, "b": {"v": "no"}, "tag": "y"}, {"a": {"v": 3}, "b": {"v": 3}, "tag": "z"}]"#.utf8)
+        var iterator = StreamingJSONDecoder().elements(of: Outer.self, from: bad).makeIterator()
+        _ = try iterator.next()
+        do {
+            _ = try iterator.next()
+            Issue.record("no error")
+        } catch let DecodingError.typeMismatch(_, context) {
+            #expect(context.codingPath.map(\.stringValue) == ["Index 1", "b", "v"])
+        }
+        do {
+            _ = try iterator.next()
+            Issue.record("no error")
+        } catch let DecodingError.dataCorrupted(context) {
+            #expect(context.codingPath.map(\.stringValue) == ["Index 2", "tag"])
+        }
+    }
+
     /// The element of a stream has its path node inline, one word, up to
     /// index 2^48; past that it is boxed. Either way the path is the same.
     @Test func elementPathsOfEveryIndex() {

@@ -12,10 +12,12 @@ enum _CodingPathNode {
     case root
     /// `Index low + high << 32` under the root.
     case element(low: UInt32, high: UInt16)
-    indirect case key(any CodingKey, _CodingPathNode)
+    /// A key under `parent`: a class, so that a decoder can hand a node out
+    /// again once nobody else holds it (`_TapeDecoder.node(appending:to:)`).
+    case key(_KeyNode)
     indirect case index(Int, _CodingPathNode)
 
-    func appending(_ key: any CodingKey) -> _CodingPathNode { .key(key, self) }
+    func appending(_ key: any CodingKey) -> _CodingPathNode { .key(_KeyNode(key: key, parent: self)) }
 
     func appending(index: Int) -> _CodingPathNode {
         if case .root = self, index >= 0, index < 1 << 48 {
@@ -34,14 +36,51 @@ enum _CodingPathNode {
             case .element(let low, let high):
                 keys.append(_JSONKey(index: Int(high) << 32 | Int(low)))
                 return keys.reversed()
-            case .key(let key, let parent):
-                keys.append(key)
-                node = parent
+            case .key(let keyNode):
+                keys.append(keyNode.key)
+                node = keyNode.parent
             case .index(let index, let parent):
                 keys.append(_JSONKey(index: index))
                 node = parent
             }
         }
+    }
+}
+
+/// A key and the path it is under.
+final class _KeyNode {
+    fileprivate(set) var key: any CodingKey
+    fileprivate(set) var parent: _CodingPathNode
+
+    init(key: any CodingKey, parent: _CodingPathNode) {
+        self.key = key
+        self.parent = parent
+    }
+}
+
+/// Key nodes a decoder hands out again: a record type's nested values (a
+/// nested struct, an enum with a raw value) each get a node per record, and
+/// making one was an allocation and a free. A node is reused only when the
+/// pool holds its one reference, so no path anyone holds ever changes.
+struct _KeyNodePool {
+    private var nodes: [_KeyNode] = []
+
+    /// `key` under `parent`, in a free node of the pool or a new one.
+    @inline(__always)
+    mutating func node(appending key: some CodingKey, to parent: _CodingPathNode) -> _CodingPathNode {
+        var index = 0
+        while index < nodes.count {
+            if isKnownUniquelyReferenced(&nodes[index]) {
+                let node = nodes[index]
+                node.key = key
+                node.parent = parent
+                return .key(node)
+            }
+            index += 1
+        }
+        let node = _KeyNode(key: key, parent: parent)
+        if nodes.count < 4 { nodes.append(node) }
+        return .key(node)
     }
 }
 

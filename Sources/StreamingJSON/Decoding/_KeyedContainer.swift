@@ -90,14 +90,16 @@ struct _KeyedContainer<Key: CodingKey, Ownership>: KeyedDecodingContainerProtoco
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try withContext { c in try c.decoder.unwrap(type, at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in
+            try c.decoder.unwrap(type, at: try c.require(key), path: c.decoder.keyNodes.node(appending: key, to: c.node))
+        }
     }
 
     // One lookup for `decodeIfPresent` instead of the default contains + decodeNil + decode.
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.unwrap(type, at: index, path: c.node.appending(key))
+            return try c.decoder.unwrap(type, at: index, path: c.decoder.keyNodes.node(appending: key, to: c.node))
         }
     }
 

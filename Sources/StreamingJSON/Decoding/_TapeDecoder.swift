@@ -32,6 +32,8 @@ final class _TapeDecoder: Decoder {
     lazy var valueBuilder = _ValueBuilder()
     /// Keyed containers kept for reuse while a `shelfScope()` is alive.
     @exclusivity(unchecked) var shelf = _ContainerShelf<_ObjectContext>()
+    /// Path nodes for object members decoded through their own `init(from:)`.
+    @exclusivity(unchecked) var keyNodes = _KeyNodePool()
 
     init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
          path: _CodingPathNode = .root) {
