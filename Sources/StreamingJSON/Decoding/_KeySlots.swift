@@ -30,6 +30,9 @@ struct _KeySlots {
         slots.deallocate()
     }
 
+    /// The slot of a key whose value is `byte`.
+    func slot(forByte byte: UInt8) -> UnsafeMutablePointer<_KeyBytes> { slots + Int(byte) }
+
     /// The slot of `key`: empty (nil bytes) until its first use.
     @inline(__always)
     func slot<Key: CodingKey>(for key: Key) -> UnsafeMutablePointer<_KeyBytes> {

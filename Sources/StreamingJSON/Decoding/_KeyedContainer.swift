@@ -211,6 +211,10 @@ final class _ObjectContext {
     /// shelved for a one-byte key type (see `_KeySlots`), each with its
     /// `_KeyFilter` hash.
     private var spellings: _KeySlots?
+    /// `spellings`' slots when lookups use them: keys not converted by a
+    /// strategy, and of one byte (not a single-case enum). One load for the
+    /// checks of every lookup.
+    @exclusivity(unchecked) private var byteKeySlots: UnsafeMutablePointer<_KeyBytes>?
 
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
         self.decoder = decoder
@@ -225,6 +229,7 @@ final class _ObjectContext {
                                      node: _CodingPathNode) throws {
         try self.init(decoder: decoder, object: object, node: node)
         spellings = _KeySlots(for: Key.self)
+        if decoder.usesDefaultKeys, let spellings, MemoryLayout<Key>.size == 1 { byteKeySlots = spellings.slot(forByte: 0) }
     }
 
     deinit { spellings?.deallocate() }
@@ -245,6 +250,12 @@ final class _ObjectContext {
     /// Absolute index of the value for `key`, or nil when the object has no such member.
     @inline(__always)
     func valueIndex<Key: CodingKey>(forKey key: Key) throws -> Int? {
+        if let byteKeySlots {
+            // The key is its one byte.
+            let slot = byteKeySlots + Int(unsafeBitCast(key, to: UInt8.self))
+            if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
+            return try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
+        }
         if let spellings, convertedKeys == nil {
             let slot = spellings.slot(for: key)
             if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
