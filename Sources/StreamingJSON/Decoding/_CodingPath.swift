@@ -49,8 +49,9 @@ enum _CodingPathNode {
 
 /// A key and the path it is under.
 final class _KeyNode {
-    fileprivate(set) var key: any CodingKey
-    fileprivate(set) var parent: _CodingPathNode
+    // Written only by the pool, when it holds the one reference.
+    @exclusivity(unchecked) fileprivate(set) var key: any CodingKey
+    @exclusivity(unchecked) fileprivate(set) var parent: _CodingPathNode
 
     init(key: any CodingKey, parent: _CodingPathNode) {
         self.key = key

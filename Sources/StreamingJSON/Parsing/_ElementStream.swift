@@ -131,7 +131,7 @@ final class _ElementStream {
     /// Errors that end one value, not the stream (a malformed line of JSON
     /// Lines), thrown when the element after them is asked for. `ordinal` is
     /// the number of elements completed before the error.
-    private var pendingErrors: [(ordinal: Int, error: any Error)] = []
+    @exclusivity(unchecked) private var pendingErrors: [(ordinal: Int, error: any Error)] = []
     /// Hook for `_ValueReader`: how many queued per-value errors `element(_:)`
     /// has thrown, so that a caller can tell one from the stream's `failure`.
     private(set) var pendingErrorsThrown = 0
