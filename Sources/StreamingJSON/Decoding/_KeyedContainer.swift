@@ -13,30 +13,22 @@ import Foundation
 /// The standard library's type-erasing box copies the container
 /// (unspecialized, through its value witnesses) for every `decode` call, and
 /// a copy retains every strong reference the container holds: an atomic
-/// increment and decrement per call. So the container holds its context as
-/// an unmanaged reference, used only inside `withContext` (where it is
-/// borrowed, with no retain), and `Ownership` says what keeps it alive:
+/// increment and decrement per call. So the container is one unmanaged
+/// reference to its context, used only inside `withContext` (where it is
+/// borrowed, with no retain): plain data of a fixed size, whose copies are
+/// one word copied by the compiler's own value witnesses. Something else
+/// keeps the context alive:
 ///
-/// - `_ShelvedContext`: a container built for a `_ContainerShelf`. The shelf
-///   holds the context for as long as the container's box can be reached
-///   (see `_ContainerShelf.removeAll()`). It is empty, so the container is
-///   plain data and its copies are byte copies, with no call to retain;
-/// - `_OwnedContext`: any other container owns its context.
-struct _KeyedContainer<Key: CodingKey, Ownership>: KeyedDecodingContainerProtocol {
+/// - a container built for a `_ContainerShelf`: the shelf, for as long as
+///   the container's box can be reached (see `_ContainerShelf.removeAll()`);
+/// - any other: the `_OwningKeyedContainer` around it.
+struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let context: Unmanaged<_ObjectContext>
-    private let ownership: Ownership
 
-    /// A container that owns its context.
-    init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws where Ownership == _OwnedContext {
-        let context = try _ObjectContext(decoder: decoder, object: object, node: path)
+    /// A container whose context the caller keeps alive (a shelf, or an
+    /// `_OwningKeyedContainer`).
+    init(shelvedContext context: _ObjectContext) {
         self.context = .passUnretained(context)
-        ownership = _OwnedContext(context: context)
-    }
-
-    /// A container whose context the caller keeps alive (a shelf).
-    init(shelvedContext context: _ObjectContext) where Ownership == _ShelvedContext {
-        self.context = .passUnretained(context)
-        ownership = _ShelvedContext()
     }
 
     /// Runs `body` with the context borrowed: no retain, no release.
@@ -177,14 +169,6 @@ struct _KeyedContainer<Key: CodingKey, Ownership>: KeyedDecodingContainerProtoco
         }
     }
 }
-
-/// A keyed container that owns its context.
-struct _OwnedContext {
-    let context: _ObjectContext
-}
-
-/// A keyed container whose context a shelf keeps.
-struct _ShelvedContext {}
 
 /// What a keyed container knows, shared by its copies.
 final class _ObjectContext {

@@ -18,7 +18,7 @@ extension _TapeDecoder {
         try requireObject(Key.self, at: index, path: path)
         // The shelf keeps the context alive: the container does not own it.
         let context = try _ObjectContext(shelvedFor: Key.self, decoder: self, object: index, node: path)
-        let keyed = KeyedDecodingContainer(_KeyedContainer<Key, _ShelvedContext>(shelvedContext: context))
+        let keyed = KeyedDecodingContainer(_KeyedContainer<Key>(shelvedContext: context))
         shelf.keep(keyed, keyType: keyType, context: context)
         return keyed
     }

@@ -115,9 +115,9 @@ final class _TapeDecoder: Decoder {
     }
 
     func keyedContainer<Key: CodingKey>(_: Key.Type, at index: Int,
-                                        path: _CodingPathNode) throws -> _KeyedContainer<Key, _OwnedContext> {
+                                        path: _CodingPathNode) throws -> _OwningKeyedContainer<Key> {
         try requireObject(Key.self, at: index, path: path)
-        return try _KeyedContainer(decoder: self, object: index, path: path)
+        return try _OwningKeyedContainer(decoder: self, object: index, path: path)
     }
 
     /// Foundation's errors for a keyed container over anything but an object.
