@@ -29,11 +29,16 @@ class Row:
     """One contender. timing "wall": the process's wall time, MB/s of `size`
     input bytes. timing "bench": the seconds streamingjson-bench times itself
     (the encode alone, the decoding of the documents alone), MB/s of the bytes
-    it reports (out_bytes, or document_bytes x rounds)."""
+    it reports (out_bytes, or document_bytes x rounds). `writes`: a file the
+    command writes, removed before each run, untimed, as a redirected
+    `output` is truncated before the clock starts (replacing the previous
+    round's file would otherwise free its pages inside the timed run)."""
 
-    def __init__(self, section, key, name, command, stdin=None, output=None, timing="wall", size=None):
+    def __init__(self, section, key, name, command, stdin=None, output=None, timing="wall", size=None,
+                 writes=None):
         self.section, self.key, self.name, self.command = section, key, name, command
         self.stdin, self.output, self.timing, self.size = stdin, output, timing, size
+        self.writes = writes
         self.seconds, self.bytes, self.peaks, self.fields = [], [], [], []
         self.failed = None
         self.check = ""
@@ -148,14 +153,15 @@ def build_rows(args, scratch):
 
         Row("encode", "encode", "StreamingJSONEncoder().encode(records)", [bench, "encode", path], timing="bench"),
         Row("encode", "writer", "JSONStreamWriter, every record to a file",
-            [bench, "encode-writer", path, out("writer.json")], timing="bench"),
+            [bench, "encode-writer", path, out("writer.json")], timing="bench", writes=out("writer.json")),
         Row("encode", "encode-foundation", "Foundation JSONEncoder().encode(records)", [bench, "encode-foundation", path],
             timing="bench"),
 
         Row("transform", "transform", "elements(of:) -> price *= 1.1 -> JSONStreamWriter",
-            [bench, "transform", path, out("transform.json")], size=size),
+            [bench, "transform", path, out("transform.json")], size=size, writes=out("transform.json")),
         Row("transform", "transform-foundation", "JSONDecoder [Record] -> price *= 1.1 -> JSONEncoder",
-            [bench, "transform-foundation", path, out("transform-foundation.json")], size=size),
+            [bench, "transform-foundation", path, out("transform-foundation.json")], size=size,
+            writes=out("transform-foundation.json")),
 
         Row("twitter", "twitter", "StreamingJSONDecoder().decode(Status.self, from:)",
             [bench, "twitter-docs", args.twitter, str(args.twitter_rounds)], timing="bench"),
@@ -177,7 +183,8 @@ def build_rows(args, scratch):
             Row("1gib", "stream-1g", "StreamingJSONDecoder elements(of:) streamed", [bench, "stream", big],
                 size=big_size),
             Row("1gib", "transform-1g", "elements(of:) -> price *= 1.1 -> JSONStreamWriter",
-                [bench, "transform", big, out("transform-1g.json")], size=big_size),
+                [bench, "transform", big, out("transform-1g.json")], size=big_size,
+                writes=out("transform-1g.json")),
             Row("1gib", "jsonstream-1g", "jsonstream 'F'", [args.jsonstream, FILTER, big],
                 output=out("jsonstream-1g.out"), size=big_size),
             Row("1gib", "ijson-1g", "Python ijson yajl2_c items() + F", (ijson or ["ijson"]) + [big],
@@ -208,6 +215,8 @@ def report(args, scratch):
             if row.failed:
                 continue
             try:
+                if row.writes and os.path.exists(row.writes):
+                    os.remove(row.writes)
                 seconds, peak, out = measure(row.command, row.stdin, row.output)
                 row.record(seconds, peak, out)
             except (CommandFailed, OSError, KeyError, ValueError) as error:

@@ -201,16 +201,16 @@ enum _FastType {
         // Foundation or an array type looks up that type's metadata, a call
         // each. Most record types (structs of several fields) match no size
         // and skip every comparison.
+        // (Spelled out: a nested generic helper was not inlined.)
         let size = MemoryLayout<T>.size
-        func `is`<U>(_: U.Type) -> Bool { size == MemoryLayout<U>.size && T.self == U.self }
-        if `is`(String.self) { self = .string }
-        else if `is`(Int.self) { self = .int }
-        else if `is`(Double.self) { self = .double }
-        else if `is`(Bool.self) { self = .bool }
-        else if `is`(Date.self) { self = .date }
-        else if `is`(Data.self) { self = .data }
-        else if `is`(URL.self) { self = .url }
-        else if `is`(Decimal.self) { self = .decimal }
+        if size == MemoryLayout<String>.size, T.self == String.self { self = .string }
+        else if size == MemoryLayout<Int>.size, T.self == Int.self { self = .int }
+        else if size == MemoryLayout<Double>.size, T.self == Double.self { self = .double }
+        else if size == MemoryLayout<Bool>.size, T.self == Bool.self { self = .bool }
+        else if size == MemoryLayout<Date>.size, T.self == Date.self { self = .date }
+        else if size == MemoryLayout<Data>.size, T.self == Data.self { self = .data }
+        else if size == MemoryLayout<URL>.size, T.self == URL.self { self = .url }
+        else if size == MemoryLayout<Decimal>.size, T.self == Decimal.self { self = .decimal }
         else if size != MemoryLayout<[Int]>.size { self = .other }
         else if T.self == [String].self { self = .strings }
         else if T.self == [Double].self { self = .doubles }

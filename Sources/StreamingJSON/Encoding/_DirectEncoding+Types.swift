@@ -64,17 +64,22 @@ enum _EncodingFastType: Equatable {
 
     @inline(__always)
     init<T>(_ type: T.Type) {
-        if T.self == String.self { self = .string }
-        else if T.self == Int.self { self = .int }
-        else if T.self == Double.self { self = .double }
-        else if T.self == Bool.self { self = .bool }
-        else if T.self == Date.self { self = .date }
+        // Gated by the size, as the decoder's `_FastType` is: comparing with
+        // a Foundation or an array type looks up its metadata, a call each.
+        // (Spelled out: a nested generic helper was not inlined here.)
+        let size = MemoryLayout<T>.size
+        if size == MemoryLayout<String>.size, T.self == String.self { self = .string }
+        else if size == MemoryLayout<Int>.size, T.self == Int.self { self = .int }
+        else if size == MemoryLayout<Double>.size, T.self == Double.self { self = .double }
+        else if size == MemoryLayout<Bool>.size, T.self == Bool.self { self = .bool }
+        else if size == MemoryLayout<Date>.size, T.self == Date.self { self = .date }
+        else if size == MemoryLayout<Data>.size, T.self == Data.self { self = .data }
+        else if size == MemoryLayout<URL>.size, T.self == URL.self { self = .url }
+        else if size == MemoryLayout<Decimal>.size, T.self == Decimal.self { self = .decimal }
+        else if size != MemoryLayout<[Int]>.size { self = .other }
         else if T.self == [String].self { self = .strings }
         else if T.self == [Double].self { self = .doubles }
         else if T.self == [Int].self { self = .ints }
-        else if T.self == Data.self { self = .data }
-        else if T.self == URL.self { self = .url }
-        else if T.self == Decimal.self { self = .decimal }
         else if T.self == [Bool].self { self = .bools }
         else if T.self == [Int64].self { self = .int64s }
         else if T.self == [UInt64].self { self = .uint64s }

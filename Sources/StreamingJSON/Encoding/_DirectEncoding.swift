@@ -499,7 +499,7 @@ final class _DirectEncoding {
     private func encodeFast<T: Encodable>(_ value: T, type: _EncodingFastType, level: Int) throws -> Bool {
         switch type {
         case .string:
-            out.writeString(unsafeBitCast(value, to: String.self), escapesSlashes: escapesSlashes)
+            writeString(unsafeBitCast(value, to: String.self))
         case .int:
             out.writeInteger(unsafeBitCast(value, to: Int.self))
         case .double:
@@ -586,6 +586,15 @@ final class _DirectEncoding {
         if isOpen(frame, serial) { closeFrames(downTo: frame) }
     }
 
+    /// A quoted, escaped string at the end of the output; returns its hash.
+    /// Through an unretained reference: `out` lives as long as this
+    /// encoding, and a plain `out.writeString` (a call not inlined) was
+    /// bracketed by a retain and a release of `out`.
+    @inline(__always) @discardableResult
+    func writeString(_ string: String) -> UInt64 {
+        Unmanaged.passUnretained(out)._withUnsafeGuaranteedRef { $0.writeString(string, escapesSlashes: escapesSlashes) }
+    }
+
     @inline(__always)
     func writeBool(_ value: Bool) {
         if value { out.writeLiteral("true") } else { out.writeLiteral("false") }
@@ -645,7 +654,7 @@ final class _DirectEncoding {
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
-                out.writeString(array[index], escapesSlashes: escapesSlashes)
+                writeString(array[index])
             }
         case .doubles:
             let array = unsafeBitCast(value, to: [Double].self)

@@ -85,6 +85,30 @@ enum _FastScalars {
             let ulp = magnitude.ulp
             var scale = 1.0
             var decimals = 0
+            // k = 4 first (most values have fewer decimals). Below 2^31 its
+            // conditions hold, and a k ≤ 4 decimal that round-trips is that
+            // same nearest multiple of 10^-4: the first k that would pass is
+            // 4 less the trailing zeros of m. When 4 fails, so did 0…3.
+            if magnitude < 0x1p31 {
+                let scaled = magnitude * 1e4
+                let rounded = Double(Int64(scaled + 0.5))
+                if (scaled - rounded).magnitude < 0.008, rounded / 1e4 == magnitude {
+                    var digits = UInt64(rounded)
+                    decimals = 4
+                    while decimals > 0, digits % 10 == 0 {
+                        digits /= 10
+                        decimals &-= 1
+                    }
+                    var q = p
+                    if value < 0 {
+                        q[0] = UInt8(ascii: "-")
+                        q += 1
+                    }
+                    return (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
+                }
+                scale = 1e5
+                decimals = 5
+            }
             while true {
                 let scaled = magnitude * scale
                 if scaled >= 0x1p45 || ulp * scale >= 0.01 { break }
