@@ -1,6 +1,7 @@
 // The C boundary of StreamingJSON: yajl's headers, non-variadic wrappers for
-// its variadic configuration calls (Swift cannot call C variadics), and the
-// token callbacks that fill the tape (tape.h).
+// its variadic configuration calls (Swift cannot call C variadics), the
+// token callbacks that fill the tape (tape.h), and the encoder's string
+// escaping (escape.h).
 #ifndef CYAJL_SHIM_H
 #define CYAJL_SHIM_H
 
@@ -25,5 +26,6 @@ static inline int cyajl_gen_config_indent(yajl_gen gen, const char *indent) {
 }
 
 #include "tape.h"
+#include "escape.h"
 
 #endif

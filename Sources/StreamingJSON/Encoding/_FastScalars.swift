@@ -1,3 +1,4 @@
+import CYajl
 import Foundation
 
 // Scalar text formatted straight into a byte buffer: no intermediate
@@ -365,70 +366,52 @@ extension _JSONOutput {
         return writeEscaped(utf8, escapesSlashes: slashes)
     }
 
-    /// Quoted and escaped UTF-8: runs of 8 bytes that need nothing are
-    /// checked and copied a word at a time. Returns a hash of the raw bytes
-    /// (the words as read), which object keys use for the duplicate check.
+    /// Quoted and escaped UTF-8: runs that need nothing are checked and
+    /// copied 16 bytes at a time (`sj_write_escaped`, SSE2; 8 elsewhere).
+    /// Returns a hash of the raw bytes (length, first and last word), which
+    /// object keys use for the duplicate check.
     @discardableResult
     func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
         let n = utf8.count
-        var hash = UInt64(truncatingIfNeeded: n)
         guard n > 0, let source = utf8.baseAddress else {
             let p = reserve(2)
             p[0] = UInt8(ascii: "\"")
             p[1] = UInt8(ascii: "\"")
             count &+= 2
-            return hash
+            return UInt64(truncatingIfNeeded: n)
+        }
+        // The hash: the length, the first and the last word of the raw bytes
+        // (one word, as `writeShortOrEscaped` hashes, up to 8 bytes).
+        var hash = (UInt64(truncatingIfNeeded: n) ^ _FastScalars.loadPartial(source, min(n, 8))) &* 0x9E37_79B9_7F4A_7C15
+        if n > 8 {
+            hash = (hash ^ UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
         }
         let chunk = 1024
-        // Room for one chunk escaped at worst (6 bytes per byte), the quotes
-        // and 8 bytes of slack for word stores.
-        var d = reserve(min(n, chunk) &* 6 &+ 16)
-        d.pointee = UInt8(ascii: "\"")
-        d += 1
+        if n <= chunk {
+            // Room for the bytes escaped at worst (6 per byte), the quotes
+            // and the slack of whole-word stores.
+            let d = reserve(n &* 6 &+ 18)
+            d[0] = UInt8(ascii: "\"")
+            let written = sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
+            d[written &+ 1] = UInt8(ascii: "\"")
+            count &+= written &+ 2
+        } else {
+            writeLong(source, n, chunk: chunk, slashes: slashes)
+        }
+        return hash
+    }
+
+    /// A long string, escaped a chunk at a time (room reserved per chunk).
+    @inline(never)
+    private func writeLong(_ source: UnsafePointer<UInt8>, _ n: Int, chunk: Int, slashes: Bool) {
+        writeByte(UInt8(ascii: "\""))
         var i = 0
         while i < n {
-            let chunkEnd = min(n, i &+ chunk)
-            if i > 0 {
-                count = d - base
-                d = reserve(min(n &- i, chunk) &* 6 &+ 16)
-            }
-            // A word at a time (the tail as a partial word): copied whole
-            // when nothing in it needs escaping, else up to the first byte
-            // that does, which is escaped. The slack reserved above covers
-            // the 8-byte stores of partial words.
-            while i < chunkEnd {
-                let remaining = chunkEnd &- i
-                var word: UInt64
-                var found: UInt64
-                let take: Int
-                if remaining >= 8 {
-                    word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
-                    found = _FastScalars.escapeMask(word, slashes: slashes)
-                    take = 8
-                } else {
-                    word = _FastScalars.loadPartial(source + i, remaining)
-                    found = _FastScalars.escapeMask(word, slashes: slashes) & ((1 &<< UInt64(remaining &* 8)) &- 1)
-                    take = remaining
-                }
-                UnsafeMutableRawPointer(d).storeBytes(of: word, as: UInt64.self)
-                if found == 0 {
-                    hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-                    i &+= take
-                    d += take
-                    continue
-                }
-                let clean = found.trailingZeroBitCount &>> 3
-                let escaped = source[i &+ clean]
-                hash = (hash ^ (word & ((1 &<< UInt64(clean &* 8)) &- 1)) ^ (UInt64(escaped) &<< 56)) &* 0x9E37_79B9_7F4A_7C15
-                i &+= clean
-                d += clean
-                d += _FastScalars.writeEscape(escaped, to: d)
-                i &+= 1
-            }
+            let take = min(n &- i, chunk)
+            let d = reserve(take &* 6 &+ 17)
+            count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
+            i &+= take
         }
-        d.pointee = UInt8(ascii: "\"")
-        d += 1
-        count = d - base
-        return hash
+        writeByte(UInt8(ascii: "\""))
     }
 }
