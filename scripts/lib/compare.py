@@ -217,6 +217,9 @@ def report(args, scratch):
             try:
                 if row.writes and os.path.exists(row.writes):
                     os.remove(row.writes)
+                # Untimed: the previous contender's output goes to disk now,
+                # not in the background during this one.
+                os.sync()
                 seconds, peak, out = measure(row.command, row.stdin, row.output)
                 row.record(seconds, peak, out)
             except (CommandFailed, OSError, KeyError, ValueError) as error:
