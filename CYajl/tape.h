@@ -373,12 +373,10 @@ static int sj_oversized(sj_parser *p, int atKey) {
     return 1;
 }
 
-/// Copies a token's bytes: most are a few bytes long, where a call to
-/// memcpy costs more than the copy.
-SJ_HOT void sj_copy(unsigned char *to, const unsigned char *from, size_t length) {
-    if (length > 16) {
-        memcpy(to, from, length);
-    } else if (length >= 8) {
+/// Copies a token's bytes, 16 at most: most are a few bytes long, where a
+/// call to memcpy costs more than the copy.
+SJ_HOT void sj_copy_short(unsigned char *to, const unsigned char *from, size_t length) {
+    if (length >= 8) {
         uint64_t head, tail;
         memcpy(&head, from, 8);
         memcpy(&tail, from + length - 8, 8);
@@ -397,6 +395,19 @@ SJ_HOT void sj_copy(unsigned char *to, const unsigned char *from, size_t length)
         to[length >> 1] = middle;
         to[length - 1] = last;
     }
+}
+
+/// A longer token's copy, out of line and returning sj_append's result, so
+/// that sj_append calls it in tail position: a call in its middle (memcpy)
+/// made every callback save and restore registers, long token or not.
+static __attribute__((noinline)) int sj_copy_long(unsigned char *to, const unsigned char *from, size_t length) {
+    memcpy(to, from, length);
+    return 1;
+}
+
+static inline void sj_copy(unsigned char *to, const unsigned char *from, size_t length) {
+    if (length > 16) memcpy(to, from, length);
+    else sj_copy_short(to, from, length);
 }
 
 /// sj_append's general case: an element limit, a full token buffer or arena.
@@ -443,7 +454,8 @@ SJ_HOT int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
         p->arenaCount = offset + length;
         t->a = (uint32_t)offset;
         t->b = (uint32_t)length;
-        sj_copy(p->arena + offset, bytes, length);
+        if (length > 16) return sj_copy_long(p->arena + offset, bytes, length);
+        sj_copy_short(p->arena + offset, bytes, length);
     } else {
         t->a = 0;
         t->b = 0;
@@ -522,6 +534,13 @@ SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
     return startsElement ? sj_element_end(p) : 1;
 }
 
+/// sj_scalar out of line, for the busiest callbacks' unusual cases: called
+/// in tail position, it leaves their fast paths without a stack frame.
+static __attribute__((noinline)) int sj_scalar_general(sj_parser *p, uint8_t kind, uint64_t position,
+                                                      const unsigned char *bytes, size_t length) {
+    return sj_scalar(p, kind, position, bytes, length);
+}
+
 static int sj_on_null(void *ctx) {
     sj_parser *p = (sj_parser *)ctx;
     p->boundary = sj_end(p);
@@ -567,7 +586,7 @@ static int sj_on_number(void *ctx, const char *text, size_t length) {
         return 1;
     }
     if (SJ_UNLIKELY(p->skipping | !p->inTarget || depth <= p->frameDepth))
-        return sj_scalar(p, SJ_NUMBER, position, bytes, length);
+        return sj_scalar_general(p, SJ_NUMBER, position, bytes, length);
     p->frames[depth - 1].count++;
     return sj_append(p, SJ_NUMBER, position, bytes, length);
 }
@@ -597,7 +616,7 @@ static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
         return 1;
     }
     if (SJ_UNLIKELY(p->skipping | !p->inTarget || depth <= p->frameDepth))
-        return sj_scalar(p, SJ_STRING, offset - 1, text, length);
+        return sj_scalar_general(p, SJ_STRING, offset - 1, text, length);
     p->frames[depth - 1].count++;
     return sj_append(p, SJ_STRING, offset - 1, text, length);
 }
@@ -639,6 +658,18 @@ static __attribute__((noinline)) int sj_on_key_general(sj_parser *p, const unsig
     return 1;
 }
 
+/// sj_on_key's fast path when projecting (jsonstream): out of line, so
+/// that the search of the listed keys leaves the usual path without a frame.
+static __attribute__((noinline)) int sj_on_key_projecting(sj_parser *p, const unsigned char *text, size_t length,
+                                                         uint64_t offset) {
+    if (sj_projected_out(p, text, length)) {
+        p->skipMember = 1;
+        p->memberDepth = p->depth;
+        return 1;
+    }
+    return sj_append(p, SJ_KEY, offset - 1, text, length);
+}
+
 static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     sj_parser *p = (sj_parser *)ctx;
     const unsigned char *chunk = p->chunk;
@@ -650,11 +681,7 @@ static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     if (p->skipMember) return 1;
     if (SJ_UNLIKELY(p->skipping | !p->inTarget || p->depth <= p->frameDepth))
         return sj_on_key_general(p, text, length);
-    if (sj_projected_out(p, text, length)) {
-        p->skipMember = 1;
-        p->memberDepth = p->depth;
-        return 1;
-    }
+    if (SJ_UNLIKELY(p->projecting)) return sj_on_key_projecting(p, text, length, offset);
     return sj_append(p, SJ_KEY, offset - 1, text, length);
 }
 
