@@ -1,7 +1,7 @@
 import Foundation
 
-// The small types `_DirectEncoding` works with: its frames, key spans, the
-// collections it writes itself, and the fast scalar types it recognises.
+// The small types `_DirectEncoding` works with: its frames, key spans, and the
+// collections it writes itself (the scalars it writes are `_FastType`).
 
 /// Thrown by direct containers once the value must go through the tape.
 struct _DirectFallback: Error {}
@@ -52,37 +52,5 @@ extension Array: _DirectEncodable where Element: Encodable {
 extension Dictionary: _DirectEncodable where Key == String, Value: Encodable {
     func _directEncode(into state: _DirectEncoding, frame: Int, serial: UInt64) throws {
         try state.encodeDictionary(self, frame: frame, serial: serial)
-    }
-}
-
-/// The types the encoders write without going through `encode(to:)`,
-/// found by comparing metatypes.
-enum _EncodingFastType: Equatable {
-    case string, int, double, bool, date, data, url, decimal
-    case strings, doubles, ints, bools, int64s, uint64s
-    case other
-
-    @inline(__always)
-    init<T>(_ type: T.Type) {
-        // Gated by the size, as the decoder's `_FastType` is: comparing with
-        // a Foundation or an array type looks up its metadata, a call each.
-        // (Spelled out: a nested generic helper was not inlined here.)
-        let size = MemoryLayout<T>.size
-        if size == MemoryLayout<String>.size, T.self == String.self { self = .string }
-        else if size == MemoryLayout<Int>.size, T.self == Int.self { self = .int }
-        else if size == MemoryLayout<Double>.size, T.self == Double.self { self = .double }
-        else if size == MemoryLayout<Bool>.size, T.self == Bool.self { self = .bool }
-        else if size == MemoryLayout<Date>.size, T.self == Date.self { self = .date }
-        else if size == MemoryLayout<Data>.size, T.self == Data.self { self = .data }
-        else if size == MemoryLayout<URL>.size, T.self == URL.self { self = .url }
-        else if size == MemoryLayout<Decimal>.size, T.self == Decimal.self { self = .decimal }
-        else if size != MemoryLayout<[Int]>.size { self = .other }
-        else if T.self == [String].self { self = .strings }
-        else if T.self == [Double].self { self = .doubles }
-        else if T.self == [Int].self { self = .ints }
-        else if T.self == [Bool].self { self = .bools }
-        else if T.self == [Int64].self { self = .int64s }
-        else if T.self == [UInt64].self { self = .uint64s }
-        else { self = .other }
     }
 }

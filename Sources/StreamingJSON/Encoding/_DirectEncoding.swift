@@ -492,11 +492,11 @@ final class _DirectEncoding {
     /// value sits at (its indent and depth). Returns false for other types.
     @inline(__always)
     func encodeFast<T: Encodable>(_ value: T, level: Int) throws -> Bool {
-        try encodeFast(value, type: _EncodingFastType(T.self), level: level)
+        try encodeFast(value, type: _FastType(T.self), level: level)
     }
 
     @inline(__always)
-    private func encodeFast<T: Encodable>(_ value: T, type: _EncodingFastType, level: Int) throws -> Bool {
+    private func encodeFast<T: Encodable>(_ value: T, type: _FastType, level: Int) throws -> Bool {
         switch type {
         case .string:
             writeString(unsafeBitCast(value, to: String.self))
@@ -516,7 +516,7 @@ final class _DirectEncoding {
         case .decimal:
             var text = unsafeBitCast(value, to: Decimal.self).description
             text.withUTF8 { out.append(contentsOf: $0) }
-        case .other:
+        case .other, .floats, .int32s, .uint8s:
             return false
         case .strings, .doubles, .ints, .bools, .int64s, .uint64s:
             try writeScalarArray(value, type: type, level: level)
@@ -526,7 +526,7 @@ final class _DirectEncoding {
 
     /// Encodes `value` into the pending slot at `frame` (on top).
     func encodeInto<T: Encodable>(_ value: T, frame: Int, serial: UInt64) throws {
-        let type = _EncodingFastType(T.self)
+        let type = _FastType(T.self)
         if try encodeFast(value, type: type, level: frame) {
             frames[frame].kind = .filled
             return
@@ -644,7 +644,7 @@ final class _DirectEncoding {
     }
 
     /// `[String]`, `[Double]`, … written in one loop each.
-    private func writeScalarArray<T>(_ value: T, type: _EncodingFastType, level: Int) throws {
+    private func writeScalarArray<T>(_ value: T, type: _FastType, level: Int) throws {
         guard baseDepth &+ level < maxDepth else { throw fallback() }
         out.writeByte(UInt8(ascii: "["))
         let count: Int
