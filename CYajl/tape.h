@@ -149,10 +149,6 @@ typedef struct sj_parser {
     int projecting;
     int skipMember;
     size_t memberDepth;
-    // skipMember || skipping || !inTarget, kept by sj_redivert after every
-    // change of one of them: the busiest callbacks test this one word
-    // before their fast path.
-    int diverted;
 
     // The chunk yajl is parsing: its absolute offset, for positions.
     uint64_t chunkBase;
@@ -330,10 +326,6 @@ static inline int sj_recording(const sj_parser *p) {
     return p->inTarget && p->depth >= p->frameDepth && !p->skipping;
 }
 
-static inline void sj_redivert(sj_parser *p) {
-    p->diverted = p->skipMember | p->skipping | !p->inTarget;
-}
-
 static inline void sj_element_begin(sj_parser *p, uint64_t position) {
     p->current.token = (uint32_t)p->tokenCount;
     p->current.arena = (uint32_t)p->arenaCount;
@@ -378,7 +370,6 @@ static int sj_oversized(sj_parser *p, int atKey) {
     if (!ok) return 0;
     if (p->depth == p->frameDepth && !atKey) return sj_element_end(p) ? 2 : 0;
     p->skipping = 1;
-    sj_redivert(p);
     return 1;
 }
 
@@ -511,7 +502,6 @@ static int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
     if (p->mode == SJ_MODE_DOCUMENT) {
         // A root that is not an array is decoded as one element.
         p->inTarget = 1;
-        sj_redivert(p);
         p->frameDepth = 0;
         return SJ_RECORD;
     }
@@ -524,13 +514,12 @@ static int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
 SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
                             const unsigned char *bytes, size_t length) {
     if (p->skipMember) {  // inside a member the projection leaves out
-        if (p->depth == p->memberDepth) { p->skipMember = 0; sj_redivert(p); }
+        if (p->depth == p->memberDepth) p->skipMember = 0;
         return 1;
     }
     if (p->depth) p->frames[p->depth - 1].count++;
     if (p->skipping && p->depth == p->frameDepth) {  // the value of an oversized member's key
         p->skipping = 0;
-        sj_redivert(p);
         return sj_element_end(p);
     }
     if (!sj_recording(p)) {
@@ -589,13 +578,14 @@ static int sj_on_number(void *ctx, const char *text, size_t length) {
     if (SJ_UNLIKELY(!(bytes >= p->chunk && bytes + length <= p->chunk + p->chunkLength) ||
                     length > p->maxNumberLength))
         return sj_on_number_general(p, bytes, length);
-    if (!bytes) __builtin_unreachable();  // in the chunk: sj_append need not check
     uint64_t position = p->chunkBase + (uint64_t)(bytes - p->chunk);
     p->boundary = position + length;
     p->boundarySeparated = depth > 0;
-    // (Inside a member the projection leaves out, in an oversized element,
-    // outside the target: sj_scalar's cases.)
-    if (SJ_UNLIKELY(p->diverted || depth <= p->frameDepth))
+    if (p->skipMember) {  // inside a member the projection leaves out
+        if (depth == p->memberDepth) p->skipMember = 0;
+        return 1;
+    }
+    if (SJ_UNLIKELY(p->skipping | !p->inTarget || depth <= p->frameDepth))
         return sj_scalar_general(p, SJ_NUMBER, position, bytes, length);
     p->frames[depth - 1].count++;
     return sj_append(p, SJ_NUMBER, position, bytes, length);
@@ -618,11 +608,14 @@ static int sj_on_string(void *ctx, const unsigned char *text, size_t length) {
     // In the chunk: a pointer just past the opening quote.
     if (SJ_UNLIKELY(!(text > chunk && text <= chunk + p->chunkLength) || length > p->maxStringLength))
         return sj_on_string_general(p, text, length);
-    if (!text) __builtin_unreachable();  // in the chunk: sj_append need not check
     uint64_t offset = p->chunkBase + (uint64_t)(text - chunk);
     p->boundary = offset + length + 1;
     p->boundarySeparated = depth > 0;
-    if (SJ_UNLIKELY(p->diverted || depth <= p->frameDepth))
+    if (p->skipMember) {  // inside a member the projection leaves out
+        if (depth == p->memberDepth) p->skipMember = 0;
+        return 1;
+    }
+    if (SJ_UNLIKELY(p->skipping | !p->inTarget || depth <= p->frameDepth))
         return sj_scalar_general(p, SJ_STRING, offset - 1, text, length);
     p->frames[depth - 1].count++;
     return sj_append(p, SJ_STRING, offset - 1, text, length);
@@ -654,7 +647,6 @@ static __attribute__((noinline)) int sj_on_key_general(sj_parser *p, const unsig
     if (sj_recording(p)) {
         if (sj_projected_out(p, text, length)) {
             p->skipMember = 1;
-            sj_redivert(p);
             p->memberDepth = p->depth;
             return 1;
         }
@@ -672,7 +664,6 @@ static __attribute__((noinline)) int sj_on_key_projecting(sj_parser *p, const un
                                                          uint64_t offset) {
     if (sj_projected_out(p, text, length)) {
         p->skipMember = 1;
-        sj_redivert(p);
         p->memberDepth = p->depth;
         return 1;
     }
@@ -684,11 +675,11 @@ static int sj_on_key(void *ctx, const unsigned char *text, size_t length) {
     const unsigned char *chunk = p->chunk;
     if (SJ_UNLIKELY(!(text > chunk && text <= chunk + p->chunkLength) || length > p->maxStringLength))
         return sj_on_key_general(p, text, length);
-    if (!text) __builtin_unreachable();  // in the chunk: sj_append need not check
     uint64_t offset = p->chunkBase + (uint64_t)(text - chunk);
     p->boundary = offset + length + 1;
     p->boundarySeparated = 1;
-    if (SJ_UNLIKELY(p->diverted || p->depth <= p->frameDepth))
+    if (p->skipMember) return 1;
+    if (SJ_UNLIKELY(p->skipping | !p->inTarget || p->depth <= p->frameDepth))
         return sj_on_key_general(p, text, length);
     if (SJ_UNLIKELY(p->projecting)) return sj_on_key_projecting(p, text, length, offset);
     return sj_append(p, SJ_KEY, offset - 1, text, length);
@@ -715,7 +706,7 @@ static inline int sj_open(sj_parser *p, uint8_t kind) {
         int action = sj_outside_value(p, kind, position);
         if (action == SJ_STOP) return 0;
         if (action == SJ_RECORD) record = 1;
-        else if (action == SJ_OPEN_TARGET) { p->inTarget = 1; p->frameDepth = p->depth + 1; sj_redivert(p); }
+        else if (action == SJ_OPEN_TARGET) { p->inTarget = 1; p->frameDepth = p->depth + 1; }
         else if (action == SJ_OPEN_PATH) p->pathDepth = p->depth + 1;
     }
     if (record) {
@@ -738,7 +729,7 @@ static inline int sj_close(sj_parser *p) {
     p->boundary = sj_end(p);
     p->boundarySeparated = p->depth > 0;
     if (p->skipMember) {
-        if (p->depth == p->memberDepth) { p->skipMember = 0; sj_redivert(p); }
+        if (p->depth == p->memberDepth) p->skipMember = 0;
         return 1;
     }
     if (frame.token != SJ_NO_TOKEN) {
@@ -751,12 +742,10 @@ static inline int sj_close(sj_parser *p) {
     }
     if (p->skipping && p->depth == p->frameDepth) {
         p->skipping = 0;
-        sj_redivert(p);
         return sj_element_end(p);
     }
     if (p->inTarget && p->depth + 1 == p->frameDepth) {
         p->inTarget = 0;
-        sj_redivert(p);
         p->targetDone = 1;
     } else if (p->depth + 1 == p->pathDepth) {
         p->pathDepth--;

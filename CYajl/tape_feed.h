@@ -75,7 +75,6 @@ static inline void sj_parser_setup(sj_parser *p, int mode,
     } else {
         p->expect = 1;
     }
-    sj_redivert(p);
 }
 
 static inline void sj_parser_release(sj_parser *p) {
@@ -114,7 +113,6 @@ static inline void sj_parser_restart(sj_parser *p) {
     p->depth = 0;
     p->skipping = 0;
     p->skipMember = 0;
-    sj_redivert(p);
     p->error = SJ_OK;
     p->errorKind = 0;
     p->restarted = 1;
