@@ -1,6 +1,7 @@
 // String escaping for the encoder: the bytes of a JSON string's content,
 // escaped as Foundation's JSONEncoder escapes them, 16 bytes at a time
-// (SSE2) or 8 at a time elsewhere. Called by `_JSONOutput.writeEscaped`.
+// (SSE2) or 8 at a time elsewhere. Both writers use it: `_JSONOutput.writeEscaped`
+// (the direct encoder) and `_JSONScalars.append(utf8:)` (the tape).
 #ifndef CYAJL_ESCAPE_H
 #define CYAJL_ESCAPE_H
 

@@ -65,9 +65,6 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// `target.state`, held here too: read through `target`, or through an
     /// unowned reference, it was retained and released on every call.
     let state: _DirectEncoding
-    /// `state.out`, held here for the same reason: passed to a call that
-    /// is not inlined (`writeString`), it was retained around it.
-    let out: _JSONOutput
 
     @inline(__always) var frame: Int { target.frame }
     @inline(__always) var serial: UInt64 { target.serial }
@@ -75,7 +72,6 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     init(state: _DirectEncoding, frame: Int, serial: UInt64) {
         target = _DirectKeyedTarget(state: state, frame: frame, serial: serial)
         self.state = state
-        out = state.out
     }
 
     var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
@@ -90,7 +86,7 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
         try state.beginMember(frame, serial, key, spellings: target.spellings)
-        out.writeString(value, escapesSlashes: state.escapesSlashes)
+        state.writeString(value)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try state.beginMember(frame, serial, key, spellings: target.spellings)
@@ -201,7 +197,7 @@ struct _DirectUnkeyedContainer: UnkeyedEncodingContainer {
     }
     mutating func encode(_ value: String) throws {
         _ = try state.beginElement(frame, serial)
-        state.out.writeString(value, escapesSlashes: state.escapesSlashes)
+        state.writeString(value)
     }
     mutating func encode(_ value: Double) throws {
         _ = try state.beginElement(frame, serial)

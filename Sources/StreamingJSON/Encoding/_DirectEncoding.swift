@@ -299,15 +299,15 @@ final class _DirectEncoding {
                 }
                 hash = slot.pointee.hash
             } else {
-                hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
+                hash = writeString(key.stringValue)
                 slot.pointee = _KeyBytes(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
                                          hash: hash)
             }
         } else {
             switch keyMode {
-            case .plain: hash = out.writeString(key.stringValue, escapesSlashes: escapesSlashes)
-            case .snakeCase: hash = out.writeString(snakeCased(key.stringValue), escapesSlashes: escapesSlashes)
-            case .custom: hash = out.writeString(customKey(key, frame: frame), escapesSlashes: escapesSlashes)
+            case .plain: hash = writeString(key.stringValue)
+            case .snakeCase: hash = writeString(snakeCased(key.stringValue))
+            case .custom: hash = writeString(customKey(key, frame: frame))
             }
         }
         try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
@@ -510,9 +510,9 @@ final class _DirectEncoding {
             return try writeDate(unsafeBitCast(value, to: Date.self))
         case .data:
             guard dataIsBase64 else { return false }
-            out.writeString(unsafeBitCast(value, to: Data.self).base64EncodedString(), escapesSlashes: escapesSlashes)
+            writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         case .url:
-            out.writeString(unsafeBitCast(value, to: URL.self).absoluteString, escapesSlashes: escapesSlashes)
+            writeString(unsafeBitCast(value, to: URL.self).absoluteString)
         case .decimal:
             var text = unsafeBitCast(value, to: Decimal.self).description
             text.withUTF8 { out.append(contentsOf: $0) }
@@ -586,8 +586,9 @@ final class _DirectEncoding {
         if isOpen(frame, serial) { closeFrames(downTo: frame) }
     }
 
-    /// A quoted, escaped string at the end of the output; returns its hash.
-    /// Through an unretained reference: `out` lives as long as this
+    /// A quoted, escaped string at the end of the output; returns its hash
+    /// (`writeEscaped`). Every string the direct encoder writes goes through
+    /// here, on an unretained reference: `out` lives as long as this
     /// encoding, and a plain `out.writeString` (a call not inlined) was
     /// bracketed by a retain and a release of `out`.
     @inline(__always) @discardableResult
@@ -623,7 +624,7 @@ final class _DirectEncoding {
         guard case .convertToString(let positive, let negative, let nan) = options.nonConformingFloatEncodingStrategy else {
             throw fallback()
         }
-        out.writeString(value.isNaN ? nan : (value < 0 ? negative : positive), escapesSlashes: escapesSlashes)
+        writeString(value.isNaN ? nan : (value < 0 ? negative : positive))
     }
 
     /// A date under a strategy that writes a scalar; false for
@@ -636,7 +637,7 @@ final class _DirectEncoding {
         case .milliseconds: try writeDouble(1000.0 * date.timeIntervalSince1970)
         case .formatted:
             guard case .formatted(let formatter) = options.dateEncodingStrategy else { return false }
-            out.writeString(formatter.string(from: date), escapesSlashes: escapesSlashes)
+            writeString(formatter.string(from: date))
         case .deferred, .custom:
             return false
         }
@@ -723,7 +724,7 @@ final class _DirectEncoding {
         var index = 0
         for (key, value) in dictionary {
             separator(index, frame: frame)
-            out.writeString(key, escapesSlashes: escapesSlashes)
+            writeString(key)
             writeColon()
             if try !encodeFast(value, level: frame &+ 1) {
                 try encodeNested(value, parent: frame, segment: .key(_JSONKey(stringValue: key)))

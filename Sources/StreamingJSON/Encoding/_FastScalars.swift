@@ -82,52 +82,55 @@ enum _FastScalars {
             p[0] = UInt8(ascii: "0")
             return 1
         }
-        if magnitude >= 1e-3, magnitude < 0x1p45 {
-            let ulp = magnitude.ulp
-            var scale = 1.0
-            var decimals = 0
-            // k = 4 first (most values have fewer decimals). Below 2^31 its
-            // conditions hold, and a k ≤ 4 decimal that round-trips is that
-            // same nearest multiple of 10^-4: the first k that would pass is
-            // 4 less the trailing zeros of m. When 4 fails, so did 0…3.
-            if magnitude < 0x1p31 {
-                let scaled = magnitude * 1e4
-                let rounded = Double(Int64(scaled + 0.5))
-                if (scaled - rounded).magnitude < 0.008, rounded / 1e4 == magnitude {
-                    var digits = UInt64(rounded)
-                    decimals = 4
-                    while decimals > 0, digits % 10 == 0 {
-                        digits /= 10
-                        decimals &-= 1
-                    }
-                    var q = p
-                    if value < 0 {
-                        q[0] = UInt8(ascii: "-")
-                        q += 1
-                    }
-                    return (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
-                }
-                scale = 1e5
-                decimals = 5
+        if magnitude >= 1e-3, magnitude < 0x1p45, let (digits, decimals) = fewDecimals(magnitude) {
+            var q = p
+            if value < 0 {
+                q[0] = UInt8(ascii: "-")
+                q += 1
             }
-            while true {
-                let scaled = magnitude * scale
-                if scaled >= 0x1p45 || ulp * scale >= 0.01 { break }
-                // Round half up; exact, as 0.5 is a multiple of ulp(scaled) here.
-                let rounded = Double(Int64(scaled + 0.5))
-                if (scaled - rounded).magnitude < 0.008, rounded / scale == magnitude {
-                    var q = p
-                    if value < 0 {
-                        q[0] = UInt8(ascii: "-")
-                        q += 1
-                    }
-                    return (q - p) &+ formatFixed(UInt64(rounded), decimals: decimals, to: q)
-                }
-                decimals &+= 1
-                scale *= 10
-            }
+            return (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
         }
         return copyDescription(value.description, to: p)
+    }
+
+    /// The digits m and the count k of the shortest decimal m·10^-k of
+    /// `magnitude` (1e-3 ≤ it < 2^45), by the fast path above; nil when it
+    /// has none.
+    @inline(__always)
+    static func fewDecimals(_ magnitude: Double) -> (digits: UInt64, decimals: Int)? {
+        // k = 4 first (most values have fewer decimals). Below 2^31 its
+        // conditions hold, and a k ≤ 4 decimal that round-trips is that same
+        // nearest multiple of 10^-4: the first k that would pass is 4 less
+        // the trailing zeros of m. When 4 fails, so did 0…3.
+        var scale = 1.0
+        var decimals = 0
+        if magnitude < 0x1p31 {
+            let scaled = magnitude * 1e4
+            let rounded = Double(Int64(scaled + 0.5))
+            if (scaled - rounded).magnitude < 0.008, rounded / 1e4 == magnitude {
+                var digits = UInt64(rounded)
+                decimals = 4
+                while decimals > 0, digits % 10 == 0 {
+                    digits /= 10
+                    decimals &-= 1
+                }
+                return (digits, decimals)
+            }
+            scale = 1e5
+            decimals = 5
+        }
+        let ulp = magnitude.ulp
+        while true {
+            let scaled = magnitude * scale
+            if scaled >= 0x1p45 || ulp * scale >= 0.01 { return nil }
+            // Round half up; exact, as 0.5 is a multiple of ulp(scaled) here.
+            let rounded = Double(Int64(scaled + 0.5))
+            if (scaled - rounded).magnitude < 0.008, rounded / scale == magnitude {
+                return (UInt64(rounded), decimals)
+            }
+            decimals &+= 1
+            scale *= 10
+        }
     }
 
     /// Swift's `description` of a float (at most 24 bytes for `Double`)
@@ -242,32 +245,6 @@ enum _FastScalars {
             return low | (high &<< UInt64((n &- 2) &* 8))
         }
         return n == 1 ? UInt64(p[0]) : 0
-    }
-
-    /// Writes the escape for `byte` at `p`; returns its length (2 or 6).
-    static func writeEscape(_ byte: UInt8, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        p[0] = UInt8(ascii: "\\")
-        let short: UInt8
-        switch byte {
-        case 0x22: short = UInt8(ascii: "\"")
-        case 0x5C: short = UInt8(ascii: "\\")
-        case 0x2F: short = UInt8(ascii: "/")
-        case 0x08: short = UInt8(ascii: "b")
-        case 0x0C: short = UInt8(ascii: "f")
-        case 0x0A: short = UInt8(ascii: "n")
-        case 0x0D: short = UInt8(ascii: "r")
-        case 0x09: short = UInt8(ascii: "t")
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            p[1] = UInt8(ascii: "u")
-            p[2] = UInt8(ascii: "0")
-            p[3] = UInt8(ascii: "0")
-            p[4] = hex.utf8Start[Int(byte >> 4)]
-            p[5] = hex.utf8Start[Int(byte & 0xF)]
-            return 6
-        }
-        p[1] = short
-        return 2
     }
 }
 

@@ -1,3 +1,4 @@
+import CYajl
 /// The text of JSON scalars, appended to a byte buffer exactly as
 /// Foundation's `JSONEncoder` writes them.
 enum _JSONScalars {
@@ -76,53 +77,23 @@ enum _JSONScalars {
         string.withUTF8 { append(utf8: $0, escapesSlashes: escapesSlashes, to: &bytes) }
     }
 
+    /// Escaped by `sj_write_escaped` (as `_JSONOutput.writeEscaped` is), a
+    /// few hundred bytes at a time through a buffer on the stack.
     static func append(utf8: UnsafeBufferPointer<UInt8>, escapesSlashes: Bool, to bytes: inout some _ByteAppending) {
         bytes.append(UInt8(ascii: "\""))
-        var runStart = 0
-        var i = 0
-        let count = utf8.count
-        while i < count {
-            let byte = utf8[i]
-            if byte >= 0x30 ? byte != 0x5C : byte >= 0x20 && byte != 0x22 && byte != 0x2F {
-                i += 1
-                continue
+        if let source = utf8.baseAddress, !utf8.isEmpty {
+            let chunk = 256
+            // Room for a chunk escaped at worst (6 per byte) and the slack of whole-block stores.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk * 6 + 16) { buffer in
+                var i = 0
+                while i < utf8.count {
+                    let take = min(utf8.count - i, chunk)
+                    let written = sj_write_escaped(buffer.baseAddress!, source + i, take, escapesSlashes ? 1 : 0)
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: written))
+                    i += take
+                }
             }
-            if byte == 0x2F && !escapesSlashes {
-                i += 1
-                continue
-            }
-            if runStart < i {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-            }
-            appendEscape(byte, to: &bytes)
-            i += 1
-            runStart = i
-        }
-        if runStart < count {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
         }
         bytes.append(UInt8(ascii: "\""))
-    }
-
-    @inline(never)
-    private static func appendEscape(_ byte: UInt8, to bytes: inout some _ByteAppending) {
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case 0x22: bytes.append(UInt8(ascii: "\""))
-        case 0x5C: bytes.append(UInt8(ascii: "\\"))
-        case 0x2F: bytes.append(UInt8(ascii: "/"))
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        default:
-            let hex: StaticString = "0123456789abcdef"
-            bytes.append(UInt8(ascii: "u"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(UInt8(ascii: "0"))
-            bytes.append(hex.utf8Start[Int(byte >> 4)])
-            bytes.append(hex.utf8Start[Int(byte & 0xF)])
-        }
     }
 }
