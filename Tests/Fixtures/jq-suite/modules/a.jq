@@ -1,0 +1,2 @@
+module {version:1.7};
+def a: "a";

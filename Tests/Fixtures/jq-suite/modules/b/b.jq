@@ -1,0 +1,2 @@
+def a: "b";
+def b: "c";

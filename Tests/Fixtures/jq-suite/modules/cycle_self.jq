@@ -1,0 +1,2 @@
+import "cycle_self" as s;
+def f: null;
