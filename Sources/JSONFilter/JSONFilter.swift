@@ -1,6 +1,6 @@
 import StreamingJSON
 
-/// A jq-syntax filter, compiled once and applied to any number of values.
+/// A jq program, compiled once and applied to any number of values.
 ///
 /// ```swift
 /// let filter = try JSONFilter("select(.abv > 8) | {name, style}")
@@ -20,34 +20,40 @@ import StreamingJSON
 /// }
 /// ```
 ///
-/// The language is a subset of jq 1.6: paths, pipes, comma, literals,
-/// array and object construction, arithmetic and comparison with jq's
-/// meaning per type, `and`/`or`/`not`, `//`, `if`, `try`, `as` bindings,
-/// `reduce`, string interpolation, `@formats` and the common built-ins
-/// (regular expressions through Oniguruma, jq's own engine). Anything else
-/// is a compile error that names the column where it starts.
+/// The language is jq 1.8's: paths, pipes, comma, literals, array and
+/// object construction, arithmetic and comparison with jq's meaning per
+/// type, `def` with filter and `$value` parameters, recursion, assignment
+/// (`=`, `|=`, `+=`, …), destructuring and `?//`, `reduce`, `foreach`,
+/// `label`/`break`, `try`/`catch`, string interpolation and `@formats`,
+/// modules (`import`, `include`) and jq's library of built-ins (regular
+/// expressions through Oniguruma, jq's own engine). Numbers keep their
+/// literal text until arithmetic touches them, as jq 1.8 does.
 ///
 /// A compiled filter is immutable and `Sendable`: apply it from any number
 /// of threads.
-public struct JSONFilter: Sendable {
+public struct JSONFilter: @unchecked Sendable {
+    let program: _Program
+    /// The parsed text, for the demand analysis.
     let root: _Filter
-    let environment: _Environment
 
-    /// Compiles `source`. `arguments` are the `$name` variables (`--arg`, `--argjson`).
+    /// Compiles `source`. `arguments` are the `$name` variables (`--arg`,
+    /// `--argjson`); `libraryPaths` are where `import` and `include` look.
     ///
     /// ```swift
     /// let filter = try JSONFilter("select(.abv > $min)", arguments: ["min": 8])
     /// ```
     ///
     /// - Throws: `JSONFilterError` with the `column` of the offending construct.
-    public init(_ source: String, arguments: [String: JSONValue] = [:]) throws {
-        root = try _Parser.parse(source, variables: Set(arguments.keys))
-        environment = _Environment(variables: arguments)
+    public init(_ source: String, arguments: [String: JSONValue] = [:], libraryPaths: [String] = []) throws {
+        let parsed = try _Parser.parseProgram(source)
+        root = parsed.filter
+        program = try _Program(parsed, arguments: arguments, libraryPaths: libraryPaths)
     }
 
     /// Every output of the filter for `input`, in order.
     ///
-    /// - Throws: `JSONFilterError` on a runtime error (`error(…)`, a type mismatch).
+    /// - Throws: `JSONFilterError` on a runtime error (`error(…)`, a type
+    ///   mismatch); `JSONFilterHalt` from `halt` and `halt_error`.
     public func apply(to input: JSONValue) throws -> [JSONValue] {
         var results: [JSONValue] = []
         try apply(to: input) { results.append($0) }
@@ -57,6 +63,48 @@ public struct JSONFilter: Sendable {
     /// Hands each output to `emit` as soon as it is produced. An error thrown
     /// by `emit` stops the filter and is rethrown unchanged.
     public func apply(to input: JSONValue, emit: (JSONValue) throws -> Void) throws {
-        try _Evaluator.evaluate(root, input, environment, emit)
+        try program.run(input, context: nil, emit)
+    }
+
+    /// Runs the filter with a context: the rest of the input stream for
+    /// `input`/`inputs`, the environment, `input_filename`, where `debug`
+    /// and `stderr` write.
+    public func apply(to input: JSONValue, context: JSONFilterContext, emit: (JSONValue) throws -> Void) throws {
+        try program.run(input, context: context, emit)
+    }
+}
+
+/// A compiled program: its node tree and what its root frame holds.
+final class _Program {
+    let body: _Node
+    let slotCount: Int
+    /// Values of the root frame's first slots: `--arg` values, imported data.
+    let initialSlots: [JSONValue]
+
+    init(_ parsed: _ParsedProgram, arguments: [String: JSONValue], libraryPaths: [String]) throws {
+        var compiler = _Compiler(modules: _ModuleLoader(searchPaths: libraryPaths))
+        let level = _Level(depth: 0)
+        var scope = _Scope(nil, depth: 0, next: nil)
+        var slots: [JSONValue] = []
+        for (name, value) in arguments.sorted(by: { $0.key < $1.key }) {
+            scope = scope.adding(.variable(name, slot: level.newSlot()), depth: 0)
+            slots.append(value)
+        }
+        scope = try compiler.importModules(parsed.imports, scope, level, slots: &slots)
+        body = try compiler.compile(parsed.filter, scope, level)
+        slotCount = level.slotCount
+        initialSlots = slots
+    }
+
+    func run(_ input: JSONValue, context: JSONFilterContext?, _ emit: (JSONValue) throws -> Void) throws {
+        let runtime = _Runtime(context: context ?? JSONFilterContext())
+        let frame = _Frame(parent: nil, slotCount: slotCount, closures: [], runtime: runtime)
+        for (index, value) in initialSlots.enumerated() { frame.slots[index] = value }
+        do {
+            try body.run(input, nil, frame) { value, _ in try emit(value) }
+        } catch let stop as _Break {
+            _ = stop
+            throw JSONFilterError(message: "break")
+        }
     }
 }

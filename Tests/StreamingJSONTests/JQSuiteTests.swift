@@ -106,13 +106,14 @@ import JSONFilter
     }
 }
 
-/// The suite's one call into the library, kept in one place because its API
-/// is growing (a module search path for `import`/`include` is on its way).
+/// The suite's one call into the library: jq's runner compiles each block
+/// with the suite's `modules/` directory on the search path.
 enum JQSuiteRunner {
     /// Compiles `program` and applies it to `input`, handing each output to
     /// `emit`; an error thrown by `emit` stops the filter and comes back as is.
     static func run(program: String, input: JSONValue, emit: (JSONValue) throws -> Void) throws {
-        let filter = try JSONFilter(program)
+        let modules = JQTestSuite.directory.appendingPathComponent("modules").path
+        let filter = try JSONFilter(program, libraryPaths: [modules])
         try filter.apply(to: input, emit: emit)
     }
 }

@@ -10,9 +10,10 @@ enum _Access {
         case (.object(let object), .string(let name)):
             return object[name] ?? .null
         case (.array(let array), .number(let number)):
+            // jq 1.8: NaN gives null; other indices are truncated toward zero.
             let value = number.double
-            guard value.isFinite else { return .null }
-            var position = _flooredIndex(value)
+            guard !value.isNaN else { return .null }
+            var position = _truncatedIndex(value)
             if position < 0 { position += array.count }
             return array.indices.contains(position) ? array[position] : .null
         case (.null, .string), (.null, .number), (.null, .null):
@@ -25,31 +26,34 @@ enum _Access {
         case (.null, .object):
             return .null
         default:
-            if case .string(let name) = key {
-                throw JSONFilterError(message: "Cannot index \(container.typeName) with string \"\(name)\"")
-            }
-            throw JSONFilterError(message: "Cannot index \(container.typeName) with \(key.typeName)")
+            throw indexError(container, key)
         }
     }
 
-    /// The positions `.[from:to]` covers in a sequence of `count` items:
-    /// null bounds are the ends, negative ones count from the end, fractions
-    /// are floored, and everything is clamped to the sequence.
+    /// The positions `.[from:to]` covers in a sequence of `count` items, as
+    /// jq 1.8 computes them: null bounds are the ends, negative ones count
+    /// from the end, the start is rounded down and the end up, NaN is the
+    /// start (as a start) or the end (as an end), and both are clamped.
     static func sliceRange(_ from: JSONValue, _ to: JSONValue, count: Int) throws -> Range<Int> {
-        func bound(_ value: JSONValue, default fallback: Int) throws -> Int {
-            switch value {
-            case .null: return fallback
-            case .number(let number):
-                let raw = number.double
-                var position = raw.isFinite ? _flooredIndex(raw) : (raw < 0 ? -count : count)
-                if position < 0 { position += count }
-                return min(max(position, 0), count)
-            default:
-                throw JSONFilterError(message: "Start and end indices of an array slice must be numbers")
-            }
+        let length = Double(count)
+        var start: Double, end: Double
+        switch (from, to) {
+        case (.null, .null): return 0..<count
+        case (.null, .number(let b)): start = 0; end = b.double
+        case (.number(let a), .null): start = a.double; end = length
+        case (.number(let a), .number(let b)): start = a.double; end = b.double
+        default: throw JSONFilterError(message: "Array/string slice indices must be integers")
         }
-        let lower = try bound(from, default: 0)
-        return lower..<max(lower, try bound(to, default: count))
+        if start.isNaN { start = 0 }
+        if start < 0 { start += length }
+        start = min(max(start, 0), length)
+        let lower = Int(start)
+        if end.isNaN { end = length }
+        if end < 0 { end += length }
+        if end < 0 { end = Double(lower) }
+        var upper = end >= length ? count : Int(end)
+        if upper < count, Double(upper) < end { upper += 1 }
+        return lower..<max(lower, upper)
     }
 
     /// `.[from:to]` on arrays and strings (by code point).
@@ -65,8 +69,19 @@ enum _Access {
             result.unicodeScalars.append(contentsOf: scalars[try sliceRange(from, to, count: scalars.count)])
             return .string(result)
         default:
-            throw JSONFilterError(message: "Cannot index \(container.typeName) with object")
+            throw indexError(container, sliceKey(from, to))
         }
+    }
+
+    /// The object jq's path for a slice is: `{"start": from, "end": to}`.
+    static func sliceKey(_ from: JSONValue, _ to: JSONValue) -> JSONValue {
+        .object(JSONObject([("start", from), ("end", to)]))
+    }
+
+    /// jq 1.8's message: `Cannot index number with string ("a")`.
+    @inline(never)
+    static func indexError(_ container: JSONValue, _ key: JSONValue) -> JSONFilterError {
+        JSONFilterError(message: "Cannot index \(container.typeName) with \(_describe(key))")
     }
 
     /// `.[]`: array elements or object values.
@@ -77,6 +92,14 @@ enum _Access {
         default: throw JSONFilterError(message: "Cannot iterate over \(_describe(container))")
         }
     }
+}
+
+/// An array index from a number, truncated toward zero and saturating at
+/// `Int32`'s ends, as jq's `(int)` cast of a clamped double gives.
+func _truncatedIndex(_ value: Double) -> Int {
+    if value <= -2147483648 { return -2147483648 }
+    if value >= 2147483647 { return 2147483647 }
+    return Int(value)
 }
 
 /// An array index from a number: floored, and saturating at `Int`'s ends

@@ -17,7 +17,36 @@ enum _Arithmetic {
         guard case .number(let number) = value else {
             throw JSONFilterError(message: "\(_describe(value)) cannot be negated")
         }
+        // jq 1.8 negates a literal by its text: `-(1.000)` is `-1.000`.
+        if let text = number.literal {
+            let negated = text.hasPrefix("-") ? String(text.dropFirst()) : "-" + text
+            if let literal = JSONNumber(text: negated) { return .number(literal) }
+        }
         return .number(JSONNumber(-number.double))
+    }
+
+    /// `a += b` on a value nothing else holds: arrays, strings and objects
+    /// grow in place instead of being copied.
+    static func addInPlace(_ a: inout JSONValue, _ b: JSONValue) throws {
+        switch (a, b) {
+        case (.array, .array(let y)):
+            guard case .array(var x) = a else { return }
+            a = .null
+            x.append(contentsOf: y)
+            a = .array(x)
+        case (.string, .string(let y)):
+            guard case .string(var x) = a else { return }
+            a = .null
+            x += y
+            a = .string(x)
+        case (.object, .object(let y)):
+            guard case .object(var x) = a else { return }
+            a = .null
+            for (key, value) in y { x[key] = value }
+            a = .object(x)
+        default:
+            a = try add(a, b)
+        }
     }
 
     /// Numbers add; strings, arrays concatenate; objects merge (right wins);

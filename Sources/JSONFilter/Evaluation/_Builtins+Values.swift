@@ -3,7 +3,9 @@ import StreamingJSON
 
 // The value-level helpers behind `_Builtins.call`: each follows jq 1.6's
 // definition (builtin.jq or its C implementation), including its error texts.
-extension _Builtins {
+enum _Builtins {
+    static func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+
     /// null → 0, numbers → absolute value, strings → code points, arrays and objects → members.
     static func length(_ input: JSONValue) throws -> JSONValue {
         switch input {
@@ -39,41 +41,6 @@ extension _Builtins {
         }
     }
 
-    /// `map_values(f)`, jq 1.6's `.[] |= f`: the first output of `f` replaces
-    /// the member, no output deletes it. Deleting shifts later array elements,
-    /// and positions are those of the original array, as in jq 1.6.
-    static func mapValues(_ input: JSONValue, _ update: _Filter, _ env: _Environment) throws -> JSONValue {
-        func first(_ value: JSONValue) throws -> JSONValue? {
-            var result: JSONValue?
-            try _Evaluator.generate(update, value, env, while: { result = $0; return false })
-            return result
-        }
-        switch input {
-        case .object(var object):
-            for key in object.keys {
-                if let value = try first(object[key] ?? .null) {
-                    object[key] = value
-                } else {
-                    _ = object.removeValue(forKey: key)
-                }
-            }
-            return .object(object)
-        case .array(var array):
-            for position in 0..<array.count {
-                let current = position < array.count ? array[position] : .null
-                if let value = try first(current) {
-                    while array.count <= position { array.append(.null) }
-                    array[position] = value
-                } else if position < array.count {
-                    array.remove(at: position)
-                }
-            }
-            return .array(array)
-        default:
-            throw JSONFilterError(message: "Cannot iterate over \(_describe(input))")
-        }
-    }
-
     static func toEntries(_ input: JSONValue) throws -> JSONValue {
         let keys = try keys(input, sorted: false)
         return .array(try keys.map { key in
@@ -100,53 +67,6 @@ extension _Builtins {
         return .object(result)
     }
 
-    /// `any(generator; condition)` / `all(…)`, stopping at the first decisive output.
-    static func quantify(_ wantsAny: Bool, _ generator: _Filter, _ condition: _Filter,
-                         _ input: JSONValue, _ env: _Environment) throws -> Bool {
-        var decided = false
-        try _Evaluator.generate(generator, input, env, while: { value in
-            try _Evaluator.generate(condition, value, env, while: { verdict in
-                if verdict.isTruthy == wantsAny { decided = true }
-                return !decided
-            })
-            return !decided
-        })
-        return decided == wantsAny
-    }
-
-    /// `range(upto)`, `range(from; upto)`, `range(from; upto; by)`.
-    static func range(_ args: [_Filter], _ input: JSONValue, _ env: _Environment,
-                      _ emit: (JSONValue) throws -> Void) throws {
-        func numeric(_ value: JSONValue) throws -> Double {
-            guard case .number(let n) = value else { throw JSONFilterError(message: "Range bounds must be numeric") }
-            return n.double
-        }
-        func run(_ from: Double, _ upto: Double, _ by: Double) throws {
-            var current = from
-            if by > 0 {
-                while current < upto { try emit(.number(JSONNumber(current))); current += by }
-            } else if by < 0 {
-                while current > upto { try emit(.number(JSONNumber(current))); current += by }
-            }
-        }
-        switch args.count {
-        case 1:
-            try _Evaluator.evaluate(args[0], input, env) { try run(0, try numeric($0), 1) }
-        case 2:
-            try _Evaluator.evaluate(args[0], input, env) { from in
-                try _Evaluator.evaluate(args[1], input, env) { upto in try run(try numeric(from), try numeric(upto), 1) }
-            }
-        default:
-            try _Evaluator.evaluate(args[0], input, env) { from in
-                try _Evaluator.evaluate(args[1], input, env) { upto in
-                    try _Evaluator.evaluate(args[2], input, env) { by in
-                        try run(try numeric(from), try numeric(upto), try numeric(by))
-                    }
-                }
-            }
-        }
-    }
-
     /// The elements of an array input, for functions that need one.
     static func elements(_ input: JSONValue, for name: String) throws -> [JSONValue] {
         guard case .array(let array) = input else {
@@ -170,17 +90,6 @@ extension _Builtins {
             throw JSONFilterError(message: "\(_describe(input)) cannot be sorted, as it is not an array")
         }
         return array
-    }
-
-    /// Stable sort by `[f]` (every output of `f`, as jq's `_sort_by_impl(map([f]))`).
-    static func sortedBy(_ values: [JSONValue], _ key: _Filter, _ env: _Environment) throws -> [(JSONValue, JSONValue)] {
-        let keyed = try values.enumerated().map { (offset, value) in
-            (offset, JSONValue.array(try _Evaluator.values(key, value, env)), value)
-        }
-        return keyed.sorted { a, b in
-            let order = JSONValue._compare(a.1, b.1)
-            return order != 0 ? order < 0 : a.0 < b.0
-        }.map { ($0.1, $0.2) }
     }
 
     /// Runs of equal keys in (key, value) pairs already sorted by key.
@@ -290,21 +199,6 @@ extension _Builtins {
         return try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
 
-    /// `recurse(f)` = `def r: ., (f | r); r`; `recurse(f; cond)` = `def r: ., (f | select(cond) | r); r`.
-    static func recurse(_ input: JSONValue, _ step: _Filter, _ condition: _Filter?, _ env: _Environment,
-                        _ emit: (JSONValue) throws -> Void) throws {
-        try emit(input)
-        try _Evaluator.evaluate(step, input, env) { next in
-            if let condition {
-                try _Evaluator.evaluate(condition, next, env) { verdict in
-                    if verdict.isTruthy { try recurse(next, step, condition, env, emit) }
-                }
-            } else {
-                try recurse(next, step, nil, env, emit)
-            }
-        }
-    }
-
     /// jq 1.6 `_flatten`: members of any iterable, arrays spliced `depth` levels deep.
     static func flatten(_ input: JSONValue, depth: Double) throws -> [JSONValue] {
         var result: [JSONValue] = []
@@ -334,32 +228,6 @@ extension _Builtins {
         }
     }
 
-    /// jq 1.6 `walk(f)`: children first (object keys in their order), then `f`.
-    static func walk(_ input: JSONValue, _ update: _Filter, _ env: _Environment,
-                     _ emit: (JSONValue) throws -> Void) throws {
-        switch input {
-        case .object(let object):
-            // `reduce keys_unsorted[] as $k ({}; . + {($k): ($in[$k] | walk(f))})`: a step
-            // with no output leaves null (jq 1.6's reduce), and the next step adds to that.
-            var state: JSONValue = .object(JSONObject())
-            for (key, member) in object {
-                var last: JSONValue?
-                try walk(member, update, env) { last = $0 }
-                if let last {
-                    state = try _Arithmetic.add(state, .object([key: last]))
-                } else {
-                    state = .null
-                }
-            }
-            try _Evaluator.evaluate(update, state, env, emit)
-        case .array(let array):
-            var mapped: [JSONValue] = []
-            for element in array { try walk(element, update, env) { mapped.append($0) } }
-            try _Evaluator.evaluate(update, .array(mapped), env, emit)
-        default:
-            try _Evaluator.evaluate(update, input, env, emit)
-        }
-    }
 }
 
 /// Byte offsets where `needle` starts in `haystack` (overlapping matches

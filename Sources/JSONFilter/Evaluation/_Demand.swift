@@ -29,7 +29,7 @@ enum _Demand: Equatable, Sendable {
         switch filter {
         case .identity:
             return output
-        case .literal, .variable:
+        case .literal, .variable, .breakLabel:
             return .none
         case .index(let target, .literal(.string(let key))):
             // `.key`: one member, whole. An error on a non-object names only its type.
@@ -39,7 +39,7 @@ enum _Demand: Equatable, Sendable {
         case .array(let body):
             return body.map { of($0, output: .whole) } ?? .none
         case .object(let entries):
-            return entries.reduce(_Demand.none) { demand, entry in
+            return entries.reduce(_Demand.none) { (demand: _Demand, entry: _ObjectEntry) in
                 var result = demand.union(of(entry.value, output: .whole))
                 switch entry.key {
                 case .computed(let key), .computedMember(let key): result = result.union(of(key, output: .whole))
@@ -75,13 +75,15 @@ enum _Demand: Equatable, Sendable {
             return of(body, output: output)
         case .bind(let source, _, let body):
             return of(source, output: .whole).union(of(body, output: output))
-        case .call(let builtin, let arguments, _):
-            switch builtin.id {
-            case .empty0: return .none
-            case .select1: return output.union(of(arguments[0], output: .whole))
+        case .call(let name, let arguments, _):
+            // A program that redefines a built-in is `.define`, which
+            // demands everything, so these names are the built-ins.
+            switch (name, arguments.count) {
+            case ("empty", 0): return .none
+            case ("select", 1): return output.union(of(arguments[0], output: .whole))
             default: return .whole
             }
-        case .index, .slice, .iterate, .recurse, .format, .reduce:
+        case .index, .slice, .iterate, .recurseAll, .format, .reduce, .foreach, .label, .define, .assign:
             return .whole
         }
     }

@@ -1,18 +1,20 @@
 /// A token of the filter language, with the 1-based column where it starts.
 struct _Token: Equatable {
     enum Kind: Equatable {
-        /// `.name` (also `."name"` is lexed as `.` then a string).
+        /// `.name` (`."name"` is lexed as `.` then a string).
         case field(String)
-        /// A bare word: a function name or keyword (`select`, `if`, `and`).
+        /// A bare word: a function name or keyword (`select`, `if`, `and`,
+        /// `mod::name`).
         case identifier(String)
-        /// `$name`.
+        /// `$name` (also `$__loc__`, `$mod::name`).
         case variable(String)
         /// `@csv`.
         case format(String)
-        case number(Double)
+        /// A number literal's text, kept as written (jq 1.8 keeps literals).
+        case number(String)
         /// A string literal, split at its `\(…)` interpolations.
         case string([_StringPiece])
-        /// Punctuation and operators: `. .. [ ] { } ( ) | , : ; ? // + - * / % == != < <= > >= =`.
+        /// Punctuation and operators.
         case symbol(String)
         case end
     }
@@ -21,14 +23,15 @@ struct _Token: Equatable {
     let column: Int
 }
 
-/// A piece of a string literal: text, or the source of an interpolation
-/// (parsed later, with its own column).
+/// A piece of a string literal: text, or the tokens of an interpolation
+/// (ending with an `.end` token).
 enum _StringPiece: Equatable {
     case text(String)
-    case interpolation(String, column: Int)
+    case interpolation([_Token], column: Int)
 }
 
-/// Splits filter text into tokens. Columns count Unicode scalars from 1.
+/// Splits filter text into tokens. Columns count Unicode scalars from 1
+/// across the whole text (the parser turns them into line and column).
 struct _Lexer {
     private let scalars: [Unicode.Scalar]
     private var position = 0
@@ -41,9 +44,30 @@ struct _Lexer {
 
     static func tokens(of source: String, columnOffset: Int = 0) throws -> [_Token] {
         var lexer = _Lexer(source, columnOffset: columnOffset)
+        return try lexer.tokens(untilClosingParenthesis: false)
+    }
+
+    /// Tokens to the end of the text or, inside an interpolation, to the
+    /// `)` that closes it (not included; an `.end` token stands for it).
+    private mutating func tokens(untilClosingParenthesis: Bool) throws -> [_Token] {
         var tokens: [_Token] = []
+        var depth = 0
         while true {
-            let token = try lexer.next()
+            let token = try next()
+            if untilClosingParenthesis {
+                if token.kind == .end {
+                    throw JSONFilterError(message: "syntax error, unexpected end of file, unterminated string interpolation",
+                                          column: token.column)
+                }
+                if token.kind == .symbol("(") { depth += 1 }
+                if token.kind == .symbol(")") {
+                    if depth == 0 {
+                        tokens.append(_Token(kind: .end, column: token.column))
+                        return tokens
+                    }
+                    depth -= 1
+                }
+            }
             tokens.append(token)
             if token.kind == .end { return tokens }
         }
@@ -55,35 +79,55 @@ struct _Lexer {
         position + offset < scalars.count ? scalars[position + offset] : nil
     }
 
-    private static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
+    static func isIdentifierStart(_ c: Unicode.Scalar) -> Bool {
         c == "_" || ("a"..."z").contains(c) || ("A"..."Z").contains(c)
     }
 
-    private static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
+    static func isIdentifierPart(_ c: Unicode.Scalar) -> Bool {
         isIdentifierStart(c) || ("0"..."9").contains(c)
     }
 
-    private mutating func identifier() -> String {
+    /// A name, with `::` between its parts (`mod::fn`).
+    private mutating func identifier(allowsModules: Bool = true) -> String {
         var name = ""
-        while let c = peek(), Self.isIdentifierPart(c) {
-            name.unicodeScalars.append(c)
-            position += 1
+        while true {
+            while let c = peek(), Self.isIdentifierPart(c) {
+                name.unicodeScalars.append(c)
+                position += 1
+            }
+            guard allowsModules, peek() == ":", peek(1) == ":", let c = peek(2), Self.isIdentifierStart(c) else {
+                return name
+            }
+            name += "::"
+            position += 2
         }
-        // jq allows `::` in names (modules); not in this subset.
-        return name
     }
 
-    mutating func next() throws -> _Token {
-        // Whitespace and `#` comments.
+    private mutating func skipSpaceAndComments() {
         while let c = peek() {
             if c == " " || c == "\t" || c == "\n" || c == "\r" {
                 position += 1
             } else if c == "#" {
-                while let d = peek(), d != "\n" { position += 1 }
+                // jq 1.7+: a backslash before the newline continues the comment;
+                // an odd number of them escapes it.
+                while let d = peek(), d != "\n" {
+                    if d == "\\" {
+                        var run = 0
+                        while peek() == "\\" { run += 1; position += 1 }
+                        if run % 2 == 1, peek() == "\n" { position += 1 }
+                        if peek() == "\r", peek(1) == "\n", run % 2 == 1 { position += 2 }
+                        continue
+                    }
+                    position += 1
+                }
             } else {
                 break
             }
         }
+    }
+
+    mutating func next() throws -> _Token {
+        skipSpaceAndComments()
         let start = column
         guard let c = peek() else { return _Token(kind: .end, column: start) }
 
@@ -94,49 +138,53 @@ struct _Lexer {
             }
             if let d = peek(1), Self.isIdentifierStart(d) {
                 position += 1
-                return _Token(kind: .field(identifier()), column: start)
+                return _Token(kind: .field(identifier(allowsModules: false)), column: start)
             }
             if let d = peek(1), ("0"..."9").contains(d) {
-                return _Token(kind: .number(try number()), column: start)
+                return _Token(kind: .number(number()), column: start)
             }
             position += 1
             return _Token(kind: .symbol("."), column: start)
         }
         if c == "$" {
             position += 1
+            if peek() == "_", peek(1) == "_", peek(2) == "l", peek(3) == "o", peek(4) == "c", peek(5) == "_",
+               peek(6) == "_", !(peek(7).map(Self.isIdentifierPart) ?? false) {
+                position += 7
+                return _Token(kind: .variable("__loc__"), column: start)
+            }
             guard let d = peek(), Self.isIdentifierStart(d) else {
-                throw JSONFilterError(message: "expected a variable name after $", column: start)
+                return _Token(kind: .symbol("$"), column: start)
             }
             return _Token(kind: .variable(identifier()), column: start)
         }
         if c == "@" {
             position += 1
             guard let d = peek(), Self.isIdentifierStart(d) else {
-                throw JSONFilterError(message: "expected a format name after @", column: start)
+                return _Token(kind: .symbol("@"), column: start)
             }
-            return _Token(kind: .format(identifier()), column: start)
+            return _Token(kind: .format(identifier(allowsModules: false)), column: start)
         }
         if Self.isIdentifierStart(c) {
             return _Token(kind: .identifier(identifier()), column: start)
         }
         if ("0"..."9").contains(c) {
-            return _Token(kind: .number(try number()), column: start)
+            return _Token(kind: .number(number()), column: start)
         }
         if c == "\"" {
             return _Token(kind: .string(try string()), column: start)
         }
-        let two = peek(1).map { String(c) + String($0) } ?? ""
-        let isAssignment = (c == "=" && two != "==") || (two == "//" && peek(2) == "=")
-        if isAssignment {
-            let op = c == "=" ? "=" : "//="
-            throw JSONFilterError(message: "unsupported operator \(op) (assignment is not part of jsonstream's jq subset)",
-                                  column: start)
+        let three = (0..<3).compactMap { peek($0) }.map(String.init).joined()
+        if three == "?//" {
+            position += 3
+            return _Token(kind: .symbol("?//"), column: start)
         }
-        if ["//", "==", "!=", "<=", ">=", "|=", "+=", "-=", "*=", "/=", "%=", "?/"].contains(two) {
-            if ["|=", "+=", "-=", "*=", "/=", "%=", "?/"].contains(two) {
-                throw JSONFilterError(message: "unsupported operator \(two) (assignment is not part of jsonstream's jq subset)",
-                                      column: start)
-            }
+        if three == "//=" {
+            position += 3
+            return _Token(kind: .symbol("//="), column: start)
+        }
+        let two = String(three.unicodeScalars.prefix(2))
+        if ["//", "==", "!=", "<=", ">=", "|=", "+=", "-=", "*=", "/=", "%="].contains(two) {
             position += 2
             return _Token(kind: .symbol(two), column: start)
         }
@@ -144,11 +192,13 @@ struct _Lexer {
             position += 1
             return _Token(kind: .symbol(String(c)), column: start)
         }
-        throw JSONFilterError(message: "unexpected character '\(c)'", column: start)
+        position += 1
+        return _Token(kind: .symbol("INVALID_CHARACTER"), column: start)
     }
 
-    private mutating func number() throws -> Double {
-        let start = position
+    /// A number literal's text: digits with an optional fraction and
+    /// exponent (`.5` and `1.` allowed, as jq's lexer does).
+    private mutating func number() -> String {
         var text = ""
         while let c = peek(), ("0"..."9").contains(c) || c == "." {
             text.unicodeScalars.append(c)
@@ -170,28 +220,29 @@ struct _Lexer {
                 }
             }
         }
-        guard let value = Double(text.hasPrefix(".") ? "0" + text : text) else {
-            throw JSONFilterError(message: "invalid number literal \(text)", column: start + 1 + columnOffset)
-        }
-        return value
+        return text
     }
 
-    /// A string literal after its opening quote, with jq's escapes and
-    /// `\(…)` interpolations (nested parentheses and strings allowed).
+    /// A string literal from its opening quote, with jq's escapes and
+    /// `\(…)` interpolations, which are lexed as tokens of their own.
     private mutating func string() throws -> [_StringPiece] {
         let start = column
         position += 1
         var pieces: [_StringPiece] = []
         var text = ""
         while true {
-            guard let c = peek() else { throw JSONFilterError(message: "unterminated string", column: start) }
+            guard let c = peek() else {
+                throw JSONFilterError(message: "syntax error, unexpected end of file, unterminated string", column: start)
+            }
             position += 1
             if c == "\"" { break }
             guard c == "\\" else {
                 text.unicodeScalars.append(c)
                 continue
             }
-            guard let e = peek() else { throw JSONFilterError(message: "unterminated string", column: start) }
+            guard let e = peek() else {
+                throw JSONFilterError(message: "syntax error, unexpected end of file, unterminated string", column: start)
+            }
             position += 1
             switch e {
             case "\"": text += "\""
@@ -203,62 +254,42 @@ struct _Lexer {
             case "r": text += "\r"
             case "t": text += "\t"
             case "u":
-                var code = try hex4(start)
-                if (0xD800..<0xDC00).contains(code), peek() == "\\", peek(1) == "u" {
-                    position += 2
-                    let low = try hex4(start)
-                    if (0xDC00..<0xE000).contains(low) {
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    } else {
-                        text.unicodeScalars.append(Unicode.Scalar(0xFFFD)!)
-                        code = low
-                    }
-                }
-                text.unicodeScalars.append(Unicode.Scalar(code) ?? Unicode.Scalar(0xFFFD)!)
+                text.unicodeScalars.append(try unicodeEscape(start))
             case "(":
                 if !text.isEmpty { pieces.append(.text(text)) }
                 text = ""
                 let sourceColumn = column
-                var depth = 1
-                var source = ""
-                var inString = false
-                while depth > 0 {
-                    guard let d = peek() else { throw JSONFilterError(message: "unterminated interpolation", column: start) }
-                    position += 1
-                    if inString {
-                        if d == "\\" {
-                            source.unicodeScalars.append(d)
-                            if let escaped = peek() {
-                                source.unicodeScalars.append(escaped)
-                                position += 1
-                            }
-                            continue
-                        }
-                        if d == "\"" { inString = false }
-                    } else if d == "\"" {
-                        inString = true
-                    } else if d == "(" {
-                        depth += 1
-                    } else if d == ")" {
-                        depth -= 1
-                        if depth == 0 { break }
-                    }
-                    source.unicodeScalars.append(d)
-                }
-                pieces.append(.interpolation(source, column: sourceColumn))
+                let inner = try tokens(untilClosingParenthesis: true)
+                pieces.append(.interpolation(inner, column: sourceColumn))
             default:
-                throw JSONFilterError(message: "invalid escape \\\(e) in string", column: column - 2)
+                throw JSONFilterError(
+                    message: "Invalid escape at line 1, column \(position - (start - 1 - columnOffset)) (while parsing '\"\\\(e)\"')",
+                    column: start)
             }
         }
         if !text.isEmpty || pieces.isEmpty { pieces.append(.text(text)) }
         return pieces
     }
 
+    private mutating func unicodeEscape(_ start: Int) throws -> Unicode.Scalar {
+        let code = try hex4(start)
+        if (0xD800..<0xDC00).contains(code), peek() == "\\", peek(1) == "u" {
+            let saved = position
+            position += 2
+            let low = try hex4(start)
+            if (0xDC00..<0xE000).contains(low) {
+                return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            position = saved
+        }
+        return Unicode.Scalar(code) ?? Unicode.Scalar(0xFFFD)!
+    }
+
     private mutating func hex4(_ start: Int) throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let c = peek(), let digit = Int(String(c), radix: 16) else {
-                throw JSONFilterError(message: "invalid \\u escape in string", column: column)
+                throw JSONFilterError(message: "Invalid \\uXXXX escape", column: start)
             }
             value = value * 16 + UInt32(digit)
             position += 1

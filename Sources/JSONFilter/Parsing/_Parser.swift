@@ -1,125 +1,304 @@
 import StreamingJSON
 
-/// Parses filter text into a `_Filter`, with jq's precedence, from loosest
-/// to tightest:
-///
-///     |  (right)   ,  (left)   //  (right)   or   and   == != < <= > >=
-///     + -   * / %   unary -   postfix: .a [e] [] [a:b] ?   terms
-///
-/// `term as $x | body` and the bodies of `if`, `reduce` and `try` follow
-/// jq 1.6's grammar. Anything outside the supported subset is rejected with
-/// the column where it starts.
-struct _Parser {
-    private var tokens: [_Token]
-    private var position = 0
+/// A whole program or module: its directives, then its filter.
+struct _ParsedProgram: Sendable {
+    /// `module {…};`
+    var metadata: JSONValue?
+    var imports: [_Import] = []
+    /// The query, with the definitions before it wrapped around it. A
+    /// module without a query ends in `.identity`.
+    var filter: _Filter
+    /// The top-level definitions, in order (what a module exports).
+    var definitions: [_FunctionDefinition] = []
+    /// Whether the text ended after its definitions, with no query.
+    var hasQuery = true
+}
 
-    /// Variables visible at the current point: the arguments plus enclosing `as` bindings.
-    private var scope: Set<String>
+/// `import "path" as name;`, `import "path" as $name;`, `include "path";`
+struct _Import: Sendable {
+    let path: String
+    /// nil for `include`; the name for `as name`; `$name` for data.
+    let alias: String?
+    let metadata: JSONValue?
+    let column: Int
+
+    var isData: Bool { alias?.hasPrefix("$") ?? false }
+}
+
+/// Parses filter text with jq 1.8's grammar, from loosest to tightest:
+///
+///     def/as/label (scope to the end)   |  (right)   ,  (left)   //  (right)
+///     = |= += -= *= /= %= //=  (none)   or   and   == != < <= > >=  (none)
+///     + -   * / %   unary -   postfix: .a ."s" [e] [] [a:b] ?   terms
+struct _Parser {
+    var tokens: [_Token]
+    var position = 0
+    /// The source's scalars, for `$__loc__`'s line number.
+    let lineStarts: [Int]
 
     /// How deep the tree being built is at the current point (an upper
     /// bound): see `deeper()`.
-    private var nesting = 0
+    var nesting = 0
 
-    /// The parser, and every walk of the finished tree after it (evaluation,
-    /// demand analysis, its release), recurses about once per level, so a
-    /// program nested deeper than this is a compile error, not a stack
-    /// overflow. Hand-written programs stay far below it.
-    static let maxNesting = 256
+    /// The parser, and every walk of the finished tree after it, recurses
+    /// about once per level, so a program nested deeper than this is a
+    /// compile error, not a stack overflow.
+    static let maxNesting = 512
 
-    static func parse(_ source: String, variables: Set<String> = [], columnOffset: Int = 0,
-                      nesting: Int = 0) throws -> _Filter {
-        var parser = _Parser(tokens: try _Lexer.tokens(of: source, columnOffset: columnOffset), scope: variables)
-        parser.nesting = nesting
-        if parser.peek.kind == .end { return .identity }
-        let filter = try parser.pipe()
-        guard parser.peek.kind == .end else { throw parser.unexpected() }
-        return filter
+    static let keywords: Set<String> = [
+        "as", "def", "module", "import", "include", "if", "then", "else", "elif", "reduce", "foreach", "end",
+        "and", "or", "try", "catch", "label", "break", "__loc__",
+    ]
+
+    static func parse(_ source: String) throws -> _Filter {
+        try parseProgram(source).filter
     }
 
-    private init(tokens: [_Token], scope: Set<String>) {
+    static func parseProgram(_ source: String) throws -> _ParsedProgram {
+        var starts = [0]
+        for (offset, scalar) in source.unicodeScalars.enumerated() where scalar == "\n" { starts.append(offset + 1) }
+        var parser = _Parser(tokens: try _Lexer.tokens(of: source), lineStarts: starts)
+        return try parser.program()
+    }
+
+    init(tokens: [_Token], lineStarts: [Int]) {
         self.tokens = tokens
-        self.scope = scope
+        self.lineStarts = lineStarts
     }
 
-    /// Parses `body` with `name` bound.
-    private mutating func binding<T>(_ name: String, _ body: (inout _Parser) throws -> T) rethrows -> T {
-        let saved = scope
-        scope.insert(name)
-        defer { scope = saved }
-        return try body(&self)
+    // MARK: Tokens
+
+    var peek: _Token { tokens[position] }
+
+    func peek(_ offset: Int) -> _Token {
+        tokens[min(position + offset, tokens.count - 1)]
     }
 
-    private func variable(_ name: String, column: Int) throws -> _Filter {
-        guard scope.contains(name) else { throw JSONFilterError(message: "$\(name) is not defined", column: column) }
-        return .variable(name)
+    mutating func advance() -> _Token {
+        defer { if position < tokens.count - 1 { position += 1 } }
+        return tokens[position]
     }
 
-    private var peek: _Token { tokens[position] }
+    func isSymbol(_ symbol: String) -> Bool { peek.kind == .symbol(symbol) }
+    func isKeyword(_ word: String) -> Bool { peek.kind == .identifier(word) }
+
+    mutating func expect(_ symbol: String) throws {
+        guard isSymbol(symbol) else { throw unexpected() }
+        _ = advance()
+    }
+
+    mutating func expectKeyword(_ word: String) throws {
+        guard isKeyword(word) else { throw unexpected() }
+        _ = advance()
+    }
+
+    /// The 1-based line of a column.
+    func line(of column: Int) -> Int {
+        var low = 0, high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= column - 1 { low = mid } else { high = mid - 1 }
+        }
+        return low + 1
+    }
 
     /// One level deeper; callers restore `nesting` when they return.
-    private mutating func deeper() throws {
+    mutating func deeper() throws {
         nesting += 1
         guard nesting <= Self.maxNesting else {
             throw JSONFilterError(message: "syntax error: nested deeper than \(Self.maxNesting) levels", column: peek.column)
         }
     }
 
-    private mutating func advance() -> _Token {
-        defer { if position < tokens.count - 1 { position += 1 } }
-        return tokens[position]
-    }
-
-    private func isSymbol(_ symbol: String) -> Bool { peek.kind == .symbol(symbol) }
-    private func isKeyword(_ word: String) -> Bool { peek.kind == .identifier(word) }
-
-    private mutating func expect(_ symbol: String) throws {
-        guard isSymbol(symbol) else { throw unexpected(expecting: "'\(symbol)'") }
-        _ = advance()
-    }
-
-    private mutating func expectKeyword(_ word: String) throws {
-        guard isKeyword(word) else { throw unexpected(expecting: "'\(word)'") }
-        _ = advance()
-    }
-
-    private func unexpected(expecting: String? = nil) -> JSONFilterError {
+    /// jq's (bison's) wording for the token it could not take.
+    func unexpected(_ token: _Token? = nil) -> JSONFilterError {
+        let token = token ?? peek
         let what: String
-        switch peek.kind {
-        case .end: what = "end of filter"
+        switch token.kind {
+        case .end: what = "end of file"
+        case .symbol("INVALID_CHARACTER"): what = "INVALID_CHARACTER"
         case .symbol(let s): what = "'\(s)'"
-        case .identifier(let name): what = "'\(name)'"
-        case .field(let name): what = "'.\(name)'"
-        case .variable(let name): what = "'$\(name)'"
-        case .format(let name): what = "'@\(name)'"
-        case .number(let n): what = "number \(JSONNumber(n))"
-        case .string: what = "string"
+        case .identifier(let name) where Self.keywords.contains(name): what = name
+        case .identifier: what = "IDENT"
+        case .field: what = "FIELD"
+        case .variable: what = "BINDING"
+        case .format: what = "FORMAT"
+        case .number: what = "LITERAL"
+        case .string: what = "QQSTRING_START"
         }
-        let message = expecting.map { "syntax error: unexpected \(what), expecting \($0)" } ?? "syntax error: unexpected \(what)"
-        return JSONFilterError(message: message, column: peek.column)
+        var message = "syntax error, unexpected \(what)"
+        if nesting == 0, token.kind != .end { message += ", expecting end of file" }
+        return JSONFilterError(message: message, column: token.column)
     }
 
-    // MARK: Operators, loosest first
+    // MARK: Program
 
-    private mutating func pipe(allowsComma: Bool = true) throws -> _Filter {
+    mutating func program() throws -> _ParsedProgram {
+        var program = _ParsedProgram(filter: .identity)
+        if isKeyword("module") {
+            _ = advance()
+            let column = peek.column
+            program.metadata = try constantObject(try postfix(), column: column)
+            try expect(";")
+        }
+        while isKeyword("import") || isKeyword("include") {
+            program.imports.append(try importDirective())
+        }
+        var definitions: [_FunctionDefinition] = []
+        while isKeyword("def") {
+            definitions.append(try definition())
+        }
+        if peek.kind == .end {
+            program.hasQuery = false
+        } else {
+            nesting = 1
+            program.filter = try pipe()
+            nesting = 0
+            guard peek.kind == .end else { throw unexpected() }
+        }
+        program.definitions = definitions
+        for definition in definitions.reversed() {
+            program.filter = .define(definition, rest: program.filter)
+        }
+        return program
+    }
+
+    private mutating func importDirective() throws -> _Import {
+        let isInclude = isKeyword("include")
+        _ = advance()
+        let pathToken = peek
+        guard case .string(let pieces) = pathToken.kind else { throw unexpected() }
+        _ = advance()
+        guard pieces.count == 1, case .text(let path) = pieces[0] else {
+            throw JSONFilterError(message: "Import path must be constant", column: pathToken.column)
+        }
+        var alias: String?
+        if !isInclude {
+            try expectKeyword("as")
+            switch advance().kind {
+            case .identifier(let name): alias = name
+            case .variable(let name): alias = "$" + name
+            default: throw unexpected(peek(-1))
+            }
+        }
+        var metadata: JSONValue?
+        if !isSymbol(";") {
+            let column = peek.column
+            metadata = try constantObject(try postfix(), column: column)
+        }
+        try expect(";")
+        return _Import(path: path, alias: alias, metadata: metadata, column: pathToken.column)
+    }
+
+    /// Module metadata must be a constant object.
+    private func constantObject(_ filter: _Filter, column: Int) throws -> JSONValue {
+        guard let value = _Parser.constantValue(filter) else {
+            throw JSONFilterError(message: "Module metadata must be constant", column: column)
+        }
+        guard case .object = value else {
+            throw JSONFilterError(message: "Module metadata must be an object", column: column)
+        }
+        return value
+    }
+
+    /// The value of a filter made of literals only.
+    static func constantValue(_ filter: _Filter) -> JSONValue? {
+        switch filter {
+        case .literal(let value):
+            return value
+        case .string(let pieces, nil):
+            if pieces.count == 1, case .text(let text) = pieces[0] { return .string(text) }
+            if pieces.isEmpty { return .string("") }
+            return nil
+        case .array(nil):
+            return .array([])
+        case .array(let body?):
+            var items: [JSONValue] = []
+            var pending = [body]
+            while let next = pending.popLast() {
+                if case .comma(let a, let b) = next {
+                    pending.append(b)
+                    pending.append(a)
+                } else if let value = constantValue(next) {
+                    items.append(value)
+                } else {
+                    return nil
+                }
+            }
+            return .array(items)
+        case .object(let entries):
+            var object = JSONObject()
+            for entry in entries {
+                guard case .name(let key) = entry.key, let value = constantValue(entry.value) else { return nil }
+                object[key] = value
+            }
+            return .object(object)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Queries
+
+    /// `def f: …; rest`
+    mutating func definition() throws -> _FunctionDefinition {
+        let column = peek.column
+        try expectKeyword("def")
+        let nameToken = advance()
+        let name: String
+        switch nameToken.kind {
+        case .identifier(let word) where !Self.keywords.contains(word) || word == "__loc__": name = word
+        case .identifier(let word): name = word
+        default: throw unexpected(nameToken)
+        }
+        var parameters: [String] = []
+        if isSymbol("(") {
+            _ = advance()
+            while true {
+                switch advance().kind {
+                case .identifier(let word): parameters.append(word)
+                case .variable(let word): parameters.append("$" + word)
+                default: throw unexpected(peek(-1))
+                }
+                if isSymbol(";") { _ = advance(); continue }
+                try expect(")")
+                break
+            }
+        }
+        try expect(":")
+        let outer = nesting
+        nesting = max(nesting, 1)
+        let body = try pipe()
+        nesting = outer
+        try expect(";")
+        return _FunctionDefinition(name: name, parameters: parameters, body: body, column: column)
+    }
+
+    /// A query: pipes of comma lists, where `def`, `as` and `label` take
+    /// everything to the end of the enclosing query as their body.
+    mutating func pipe() throws -> _Filter {
         let outer = nesting
         defer { nesting = outer }
         try deeper()
-        let left = allowsComma ? try comma() : try alternative()
+        if isKeyword("def") {
+            let definition = try definition()
+            return .define(definition, rest: try pipe())
+        }
+        let left = try comma()
         if isSymbol("|") {
             _ = advance()
-            return .pipe(left, try pipe(allowsComma: allowsComma))
+            return .pipe(left, try pipe())
         }
         return left
     }
 
-    /// `a, b, c, …`: a balanced tree, so that a long list (`[1, 2, …, 5000]`)
-    /// nests about log₂ n levels, not n. `,` is associative: the order of the
-    /// outputs is the same for any grouping.
+    /// `a, b, c, …` as a balanced tree, so that a long list nests about
+    /// log₂ n levels, not n (`,` is associative).
     private mutating func comma() throws -> _Filter {
-        var items = [try alternative()]
+        var items = [try commaItem()]
         while isSymbol(",") {
             _ = advance()
-            items.append(try alternative())
+            items.append(try commaItem())
         }
         return Self.balancedComma(items[...])
     }
@@ -130,14 +309,65 @@ struct _Parser {
         return .comma(balancedComma(items[..<middle]), balancedComma(items[middle...]))
     }
 
-    private mutating func alternative() throws -> _Filter {
+    /// One item of a comma list; a binding, `label` or `def` here takes the
+    /// rest of the query.
+    private mutating func commaItem() throws -> _Filter {
+        if isKeyword("def") {
+            let definition = try definition()
+            return .define(definition, rest: try pipe())
+        }
+        if isKeyword("label") {
+            _ = advance()
+            guard case .variable(let name) = peek.kind else { throw unexpected() }
+            _ = advance()
+            try expect("|")
+            return .label(name, body: try pipe())
+        }
+        let source = try alternative()
+        if isKeyword("as") {
+            _ = advance()
+            let patterns = try patternAlternatives()
+            try expect("|")
+            return .bind(source, patterns, body: try pipe())
+        }
+        return source
+    }
+
+    mutating func alternative() throws -> _Filter {
         let outer = nesting
         defer { nesting = outer }
-        let left = try or()
+        let left = try assignment()
         if isSymbol("//") {
             _ = advance()
             try deeper()
             return .alternative(left, try alternative())
+        }
+        return left
+    }
+
+    private mutating func assignment() throws -> _Filter {
+        let left = try or()
+        if case .symbol(let s) = peek.kind, let op = _AssignmentOperator(rawValue: s) {
+            _ = advance()
+            let outer = nesting
+            defer { nesting = outer }
+            try deeper()
+            // The right side may itself be an alternative (`.a = .b // 1`).
+            let right = try alternativeOperand()
+            if case .symbol(let t) = peek.kind, _AssignmentOperator(rawValue: t) != nil { throw unexpected() }
+            return .assign(op, left, right)
+        }
+        return left
+    }
+
+    /// `//` binds looser than assignment but the right side of `=` takes a
+    /// whole alternative (jq's `%right "//"` over `%nonassoc '='`).
+    private mutating func alternativeOperand() throws -> _Filter {
+        let left = try or()
+        if isSymbol("//") {
+            _ = advance()
+            try deeper()
+            return .alternative(left, try alternativeOperand())
         }
         return left
     }
@@ -203,341 +433,17 @@ struct _Parser {
         return left
     }
 
-    private mutating func unary() throws -> _Filter {
-        if isSymbol("-") {
-            _ = advance()
-            let outer = nesting
-            defer { nesting = outer }
-            try deeper()
-            return .negate(try unary())
-        }
-        return try postfix()
-    }
-
-    // MARK: Terms
-
-    /// A term with its suffixes, and `term as $x | body`.
-    private mutating func postfix() throws -> _Filter {
-        let outer = nesting
-        defer { nesting = outer }
-        try deeper()  // a term (`try try …` recurses through here)
-        var term = try primary()
-        while true {
-            switch peek.kind {
-            case .field(let name):
-                _ = advance()
-                try deeper()  // each suffix wraps the term one level deeper
-                term = .index(term, .literal(.string(name)))
-            case .symbol("."):
-                // `."name"` or `.[…]` after a term.
-                let next = tokens[position + 1].kind
-                if case .string(let pieces) = next {
-                    _ = advance()
-                    let column = advance().column
-                    try deeper()
-                    term = .index(term, try stringFilter(pieces, column: column, format: nil))
-                } else if next == .symbol("[") {
-                    _ = advance()
-                    try deeper()
-                    term = try bracketSuffix(term)
-                } else {
-                    return term
-                }
-            case .symbol("["):
-                try deeper()
-                term = try bracketSuffix(term)
-            case .symbol("?"):
-                _ = advance()
-                try deeper()
-                term = .optional(term)
-            case .identifier("as"):
-                _ = advance()
-                guard case .variable(let name) = peek.kind else { throw unexpected(expecting: "$name") }
-                _ = advance()
-                try expect("|")
-                return .bind(term, name: name, body: try binding(name) { try $0.pipe() })
-            default:
-                return term
-            }
-        }
-    }
-
-    /// `[]`, `[e]`, `[e:]`, `[:e]`, `[e:e]` after `term`.
-    private mutating func bracketSuffix(_ term: _Filter) throws -> _Filter {
-        try expect("[")
-        if isSymbol("]") {
-            _ = advance()
-            return .iterate(term)
-        }
-        if isSymbol(":") {
-            _ = advance()
-            let upper = try pipe()
-            try expect("]")
-            return .slice(term, nil, upper)
-        }
-        let index = try pipe()
-        if isSymbol(":") {
-            _ = advance()
-            if isSymbol("]") {
-                _ = advance()
-                return .slice(term, index, nil)
-            }
-            let upper = try pipe()
-            try expect("]")
-            return .slice(term, index, upper)
-        }
-        try expect("]")
-        return .index(term, index)
-    }
-
-    private mutating func primary() throws -> _Filter {
-        let token = peek
-        switch token.kind {
-        case .symbol("."):
-            _ = advance()
-            if case .string(let pieces) = peek.kind {
-                let column = advance().column
-                return .index(.identity, try stringFilter(pieces, column: column, format: nil))
-            }
-            if isSymbol("[") { return try bracketSuffix(.identity) }
-            return .identity
-        case .symbol(".."):
-            _ = advance()
-            return .recurse
-        case .field(let name):
-            _ = advance()
-            return .index(.identity, .literal(.string(name)))
-        case .number(let value):
-            _ = advance()
-            return .literal(.number(JSONNumber(value)))
-        case .string(let pieces):
-            _ = advance()
-            return try stringFilter(pieces, column: token.column, format: nil)
-        case .format(let name):
-            _ = advance()
-            try _Formats.check(name, column: token.column)
-            if case .string(let pieces) = peek.kind {
-                let column = advance().column
-                return try stringFilter(pieces, column: column, format: name)
-            }
-            return .format(name)
-        case .variable(let name):
-            let column = advance().column
-            return try variable(name, column: column)
-        case .symbol("("):
-            _ = advance()
-            let inner = try pipe()
-            try expect(")")
-            return inner
-        case .symbol("["):
-            _ = advance()
-            if isSymbol("]") {
-                _ = advance()
-                return .array(nil)
-            }
-            let inner = try pipe()
-            try expect("]")
-            return .array(inner)
-        case .symbol("{"):
-            return try objectConstruction()
-        case .identifier(let name):
-            return try word(name, column: token.column)
-        default:
-            throw unexpected()
-        }
-    }
-
-    private mutating func word(_ name: String, column: Int) throws -> _Filter {
-        switch name {
-        case "true":
-            _ = advance()
-            return .literal(.bool(true))
-        case "false":
-            _ = advance()
-            return .literal(.bool(false))
-        case "null":
-            _ = advance()
-            return .literal(.null)
-        case "if":
-            _ = advance()
-            var branches: [(condition: _Filter, then: _Filter)] = []
-            let condition = try pipe()
-            try expectKeyword("then")
-            branches.append((condition, try pipe()))
-            var otherwise: _Filter?
-            while true {
-                if isKeyword("elif") {
-                    _ = advance()
-                    let condition = try pipe()
-                    try expectKeyword("then")
-                    branches.append((condition, try pipe()))
-                } else if isKeyword("else") {
-                    _ = advance()
-                    otherwise = try pipe()
-                    try expectKeyword("end")
-                    break
-                } else {
-                    try expectKeyword("end")
-                    break
-                }
-            }
-            return .conditional(branches, otherwise: otherwise)
-        case "try":
-            _ = advance()
-            let body = try postfixBody()
-            if isKeyword("catch") {
-                _ = advance()
-                return .tryCatch(body, try postfixBody())
-            }
-            return .tryCatch(body, nil)
-        case "reduce":
-            _ = advance()
-            let source = try postfixTerm()
-            try expectKeyword("as")
-            guard case .variable(let variable) = peek.kind else { throw unexpected(expecting: "$name") }
-            _ = advance()
-            try expect("(")
-            let initial = try pipe()
-            try expect(";")
-            let update = try binding(variable) { try $0.pipe() }
-            try expect(")")
-            return .reduce(source: source, name: variable, initial: initial, update: update)
-        case "def", "label", "foreach", "import", "include", "__loc__":
-            throw JSONFilterError(message: "unsupported construct '\(name)' (not part of jsonstream's jq subset)",
-                                  column: column)
-        case "then", "else", "elif", "end", "as", "catch", "and", "or":
-            throw unexpected()
-        default:
-            _ = advance()
-            var arguments: [_Filter] = []
-            if isSymbol("(") {
-                _ = advance()
-                arguments.append(try pipe())
-                while isSymbol(";") {
-                    _ = advance()
-                    arguments.append(try pipe())
-                }
-                try expect(")")
-            }
-            guard let builtin = _Builtin(name: name, arity: arguments.count) else {
-                throw JSONFilterError(message: "unsupported function \(name)/\(arguments.count)", column: column)
-            }
-            return .call(builtin, arguments, column: column)
-        }
-    }
-
-    /// The body of `try`/`catch`: a postfix term (jq 1.6 binds `try` tightly).
-    private mutating func postfixBody() throws -> _Filter {
-        try postfix()
-    }
-
-    /// A postfix term without `as` (the source of `reduce`).
-    private mutating func postfixTerm() throws -> _Filter {
+    /// `-term`; a negated number literal stays a literal with its text.
+    mutating func unary() throws -> _Filter {
+        guard isSymbol("-") else { return try postfix() }
+        _ = advance()
         let outer = nesting
         defer { nesting = outer }
         try deeper()
-        var term = try primary()
-        while true {
-            switch peek.kind {
-            case .field(let name):
-                _ = advance()
-                try deeper()  // each suffix wraps the term one level deeper
-                term = .index(term, .literal(.string(name)))
-            case .symbol("["):
-                try deeper()
-                term = try bracketSuffix(term)
-            case .symbol("?"):
-                _ = advance()
-                try deeper()
-                term = .optional(term)
-            default:
-                return term
-            }
+        let operand = try postfix()
+        if case .literal(.number(let number)) = operand, let text = number.literal, !text.hasPrefix("-") {
+            return .literal(.number(JSONNumber(text: "-" + text) ?? JSONNumber(-number.double)))
         }
-    }
-
-    private mutating func objectConstruction() throws -> _Filter {
-        try expect("{")
-        var entries: [(key: _ObjectKey, value: _Filter)] = []
-        if isSymbol("}") {
-            _ = advance()
-            return .object(entries)
-        }
-        while true {
-            let token = peek
-            var key: _ObjectKey
-            var shorthand: _Filter
-            switch token.kind {
-            case .identifier(let name):
-                _ = advance()
-                key = .name(name)
-                shorthand = .index(.identity, .literal(.string(name)))
-            case .variable(let name):
-                _ = advance()
-                key = .name(name)
-                shorthand = try variable(name, column: token.column)
-            case .string(let pieces):
-                _ = advance()
-                let filter = try stringFilter(pieces, column: token.column, format: nil)
-                if case .literal(.string(let name)) = filter {
-                    key = .name(name)
-                } else {
-                    key = .computedMember(filter)
-                }
-                shorthand = .index(.identity, filter)
-            case .format(let name):
-                _ = advance()
-                try _Formats.check(name, column: token.column)
-                guard case .string(let pieces) = peek.kind else { throw unexpected(expecting: "string") }
-                let column = advance().column
-                let filter = try stringFilter(pieces, column: column, format: name)
-                key = .computedMember(filter)
-                shorthand = .index(.identity, filter)
-            case .number:
-                throw JSONFilterError(message: "object keys must be strings", column: token.column)
-            case .symbol("("):
-                _ = advance()
-                let filter = try pipe()
-                try expect(")")
-                key = .computed(filter)
-                guard isSymbol(":") else { throw unexpected(expecting: "':'") }
-                shorthand = .identity
-            default:
-                throw unexpected(expecting: "an object key")
-            }
-            if isSymbol(":") {
-                _ = advance()
-                shorthand = try objectValue()
-                if case .computedMember(let filter) = key { key = .computed(filter) }
-            }
-            entries.append((key, shorthand))
-            if isSymbol(",") {
-                _ = advance()
-                continue
-            }
-            try expect("}")
-            return .object(entries)
-        }
-    }
-
-    /// An object member's value: anything up to the next `,` or `}`
-    /// (jq 1.6 accepts less: a term, `-`term, or terms joined by `|`).
-    private mutating func objectValue() throws -> _Filter {
-        try pipe(allowsComma: false)
-    }
-
-    /// A string literal's filter: a constant, or interpolations joined.
-    private func stringFilter(_ pieces: [_StringPiece], column: Int, format: String?) throws -> _Filter {
-        var parts: [_InterpolatedPiece] = []
-        for piece in pieces {
-            switch piece {
-            case .text(let text): parts.append(.text(text))
-            case .interpolation(let source, let column):
-                parts.append(.filter(try _Parser.parse(source, variables: scope, columnOffset: column - 1,
-                                                       nesting: nesting)))
-            }
-        }
-        if parts.count == 1, case .text(let text) = parts[0] { return .literal(.string(text)) }
-        return .string(parts, format: format)
+        return .negate(operand)
     }
 }

@@ -99,6 +99,16 @@ public struct JSONObject: Sendable {
         if keys.count > Self.indexThreshold { buildIndex() }
     }
 
+    /// Runs `body` on the value of `key` in place (adding `defaultValue`
+    /// first when the key is missing), so that a value held only by this
+    /// object is changed without a copy: the filter evaluator's updates.
+    package mutating func _modifyValue<Result>(forKey key: String, default defaultValue: JSONValue,
+                                               _ body: (inout JSONValue) throws -> Result) rethrows -> Result {
+        if let position = position(of: key) { return try body(&values[position]) }
+        _appendUnchecked(key, defaultValue)
+        return try body(&values[values.count - 1])
+    }
+
     /// Appends a member known not to be present yet (the parser checks).
     mutating func _appendUnchecked(_ key: String, _ value: JSONValue) {
         keys.append(key)

@@ -1,0 +1,281 @@
+import StreamingJSON
+
+// Built-ins that take filters or produce several outputs. Those jq can
+// use in path expressions (`select`, `recurse`, `first`, `limit`,
+// `getpath`, …) pass paths through.
+extension _Natives {
+    static func generator(_ key: String, _ args: [_Lambda]) throws -> _Node? {
+        switch key {
+        case "empty/0": return _EmptyNode()
+        case "error/0": return _NativeNode { input, _, _, _ in throw JSONFilterError(value: input) }
+        case "path/1": return path(args[0])
+        case "select/1": return select(args[0])
+        case "recurse/0": return recurse(nil, nil)
+        case "recurse/1": return recurse(args[0], nil)
+        case "recurse/2": return recurse(args[0], args[1])
+        case "first/1": return first(args[0])
+        case "last/1": return last(args[0])
+        case "limit/2": return limit(args[0], args[1])
+        case "range/1": return range([nil, args[0], nil])
+        case "range/2": return range([args[0], args[1], nil])
+        case "range/3": return range([args[0], args[1], args[2]])
+        case "repeat/1": return repeatNode(args[0])
+        case "isempty/1":
+            return _NativeNode(single: false) { input, path, frame, emit in
+                var empty = true
+                try args[0].generate(input, nil, frame) { _, _ in empty = false; return false }
+                if path != nil { throw _Node.invalidPath(.bool(empty)) }
+                try emit(.bool(empty), nil)
+            }
+        case "map/1": return map(args[0])
+        case "getpath/1": return getpath(args[0])
+        case "add/1": return add(args[0])
+        case "input/0":
+            return _NativeNode { _, path, frame, emit in
+                guard let next = try frame.runtime.nextInput() else { throw JSONFilterError(message: "No more inputs") }
+                if path != nil { throw _Node.invalidPath(next) }
+                try emit(next, nil)
+            }
+        case "inputs/0":
+            return _NativeNode { _, path, frame, emit in
+                while let next = try frame.runtime.nextInput() {
+                    if path != nil { throw _Node.invalidPath(next) }
+                    try emit(next, nil)
+                }
+            }
+        case "debug/0":
+            return _NativeNode { input, path, frame, emit in
+                frame.runtime.context.debug(input)
+                try emit(input, path)
+            }
+        case "stderr/0":
+            return _NativeNode { input, path, frame, emit in
+                frame.runtime.context.stderr(input)
+                try emit(input, path)
+            }
+        case "input_filename/0": return _ContextValueNode(.inputFilename)
+        case "input_line_number/0": return _ContextValueNode(.inputLineNumber)
+        case "env/0": return _ContextValueNode(.environment)
+        case "halt/0": return _NativeNode { _, _, _, _ in throw JSONFilterHalt(exitCode: 0, value: nil) }
+        case "halt_error/1":
+            return _NativeNode { input, _, frame, _ in
+                let code = try args[0].values(input, frame).first ?? .null
+                guard case .number(let n) = code else {
+                    throw JSONFilterError(message: "halt_error/1: number required")
+                }
+                throw JSONFilterHalt(exitCode: Int32(truncatingIfNeeded: Int(n.double)), value: input)
+            }
+        case "tostream/0": return toStream()
+        case "splits/0": return nil
+        default: return nil
+        }
+    }
+
+    /// `path(f)`: the paths of `f`'s outputs, as arrays.
+    static func path(_ body: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            try body.run(input, [], frame) { _, valuePath in
+                let result = JSONValue.array(valuePath ?? [])
+                if path != nil { throw _Node.invalidPath(result) }
+                try emit(result, nil)
+            }
+        }
+    }
+
+    static func select(_ condition: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            if condition.isSingle {
+                if try condition.value(input, frame).isTruthy { try emit(input, path) }
+                return
+            }
+            try condition.run(input, nil, frame) { verdict, _ in
+                if verdict.isTruthy { try emit(input, path) }
+            }
+        }
+    }
+
+    /// `recurse(f)`: `def r: ., (f | r); r`; `recurse(f; cond)` keeps the
+    /// values for which `cond` holds; `recurse` is `recurse(.[]?)`. A
+    /// single-valued `f` is followed in a loop, not by recursion.
+    static func recurse(_ step: _Lambda?, _ condition: _Lambda?) -> _Node {
+        func walk(_ value: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+            try _Node.checkStack()
+            try emit(value, path)
+            guard let step else {
+                switch value {
+                case .array(let elements):
+                    for (index, element) in elements.enumerated() {
+                        try walk(element, path.map { $0 + [.number(JSONNumber(index))] }, frame, emit)
+                    }
+                case .object(let object):
+                    for (key, member) in object { try walk(member, path.map { $0 + [.string(key)] }, frame, emit) }
+                default:
+                    break
+                }
+                return
+            }
+            try step.run(value, path, frame) { next, nextPath in
+                if let condition, try !condition.value(next, frame).isTruthy { return }
+                try walk(next, nextPath, frame, emit)
+            }
+        }
+        return _NativeNode { input, path, frame, emit in
+            if let step, condition == nil, path == nil, step.isSingle {
+                var current = input
+                while true {
+                    try emit(current, nil)
+                    current = try step.value(current, frame)
+                }
+            }
+            try walk(input, path, frame, emit)
+        }
+    }
+
+    static func first(_ body: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            var found: (JSONValue, _Path?)?
+            try body.generate(input, path, frame) { value, valuePath in
+                found = (value, valuePath)
+                return false
+            }
+            if let found { try emit(found.0, found.1) }
+        }
+    }
+
+    static func last(_ body: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            var found: (JSONValue, _Path?)?
+            try body.run(input, path, frame) { value, valuePath in found = (value, valuePath) }
+            if let found { try emit(found.0, found.1) }
+        }
+    }
+
+    /// `limit(n; f)`: jq 1.8 — nothing for 0, an error for a negative count.
+    static func limit(_ count: _Lambda, _ body: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            try count.run(input, nil, frame) { n, _ in
+                guard case .number(let number) = n else {
+                    throw JSONFilterError(message: "Invalid limit: \(_describe(n))")
+                }
+                let limit = number.double
+                if limit < 0 { throw JSONFilterError(message: "limit doesn't support negative count") }
+                if limit == 0 { return }
+                var emitted = 0.0
+                try body.generate(input, path, frame) { value, valuePath in
+                    try emit(value, valuePath)
+                    emitted += 1
+                    return emitted < limit
+                }
+            }
+        }
+    }
+
+    /// `range(from; upto; by)`: numbers from `from` while below `upto`
+    /// (above, for a negative `by`).
+    static func range(_ bounds: [_Lambda?]) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            func each(_ lambda: _Lambda?, _ fallback: Double, _ body: (Double) throws -> Void) throws {
+                guard let lambda else { return try body(fallback) }
+                try lambda.run(input, nil, frame) { value, _ in
+                    guard case .number(let n) = value else { throw JSONFilterError(message: "Range bounds must be numeric") }
+                    try body(n.double)
+                }
+            }
+            func run(_ from: Double, _ upto: Double, _ by: Double) throws {
+                if path != nil { throw _Node.invalidPath(number(from)) }
+                if by > 0 {
+                    var x = from
+                    while x < upto { try emit(number(x), nil); x += by }
+                } else if by < 0 {
+                    var x = from
+                    while x > upto { try emit(number(x), nil); x += by }
+                }
+            }
+            // The first argument is the outer loop (`def range($from; $upto; $by)`).
+            try each(bounds[0], 0) { from in
+                try each(bounds[1], 0) { upto in try each(bounds[2], 1) { by in try run(from, upto, by) } }
+            }
+        }
+    }
+
+    /// `repeat(f)`: `def r: ., (f | r); r` on the input, looping while `f`
+    /// has one output.
+    static func repeatNode(_ step: _Lambda) -> _Node {
+        recurse(step, nil)
+    }
+
+    static func map(_ body: _Lambda) -> _Node {
+        _NativeNode(single: false) { input, path, frame, emit in
+            var results: [JSONValue] = []
+            let each: (JSONValue) throws -> Void = { element in
+                if body.isSingle {
+                    results.append(try body.value(element, frame))
+                } else {
+                    try body.run(element, nil, frame) { value, _ in results.append(value) }
+                }
+            }
+            switch input {
+            case .array(let array):
+                results.reserveCapacity(array.count)
+                for element in array { try each(element) }
+            case .object(let object):
+                for value in object.values { try each(value) }
+            default:
+                throw JSONFilterError(message: "Cannot iterate over \(_describe(input))")
+            }
+            if path != nil { throw _Node.invalidPath(.array(results)) }
+            try emit(.array(results), nil)
+        }
+    }
+
+    static func getpath(_ argument: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            try argument.run(input, nil, frame) { keys, _ in
+                let value: JSONValue
+                do {
+                    value = try input._get(path: keys)
+                } catch let error as JSONFilterError {
+                    guard path != nil, case .array = keys else { throw error }
+                    throw error
+                }
+                if let path, case .array(let components) = keys { return try emit(value, path + components) }
+                try emit(value, nil)
+            }
+        }
+    }
+
+    /// `add(f)`: the outputs of `f` summed in place.
+    static func add(_ body: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            var total: JSONValue?
+            try body.run(input, nil, frame) { value, _ in
+                if total == nil { total = value } else { try _Arithmetic.addInPlace(&total!, value) }
+            }
+            if path != nil { throw _Node.invalidPath(total ?? .null) }
+            try emit(total ?? .null, nil)
+        }
+    }
+
+    /// `tostream`: `[path, leaf]` events, and `[path]` closing each
+    /// non-empty container.
+    static func toStream() -> _Node {
+        func events(_ value: JSONValue, _ path: [JSONValue], top: Bool, _ emit: _Emit) throws {
+            switch value {
+            case .array(let elements) where !elements.isEmpty:
+                for (index, element) in elements.enumerated() {
+                    try events(element, path + [number(index)], top: false, emit)
+                }
+                try emit(.array([.array(path + [number(elements.count - 1)])]), nil)
+            case .object(let object) where !object.isEmpty:
+                for (key, member) in object { try events(member, path + [.string(key)], top: false, emit) }
+                try emit(.array([.array(path + [.string(object.keys[object.count - 1])])]), nil)
+            default:
+                try emit(.array([.array(path), value]), nil)
+            }
+        }
+        return _NativeNode { input, path, _, emit in
+            if path != nil { throw _Node.invalidPath(input) }
+            try events(input, [], top: true, emit)
+        }
+    }
+}

@@ -1,0 +1,460 @@
+import StreamingJSON
+
+extension _Parser {
+    // MARK: Postfix
+
+    /// A term followed by any number of `.a`, `."s"`, `[e]`, `[]`, `[a:b]`, `?`.
+    mutating func postfix() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
+        var term = try self.term()
+        while true {
+            switch peek.kind {
+            case .field(let name):
+                _ = advance()
+                try deeper()
+                term = .index(term, .literal(.string(name)))
+            case .symbol(".") where isStringOrBracket(peek(1)):
+                _ = advance()
+                try deeper()
+                if case .string = peek.kind {
+                    term = .index(term, try stringLiteral(format: nil))
+                } else {
+                    term = try bracketSuffix(term)
+                }
+            case .symbol("["):
+                try deeper()
+                term = try bracketSuffix(term)
+            case .symbol("?"):
+                _ = advance()
+                try deeper()
+                term = .optional(term)
+            default:
+                return term
+            }
+        }
+    }
+
+    private func isStringOrBracket(_ token: _Token) -> Bool {
+        if case .string = token.kind { return true }
+        return token.kind == .symbol("[")
+    }
+
+    /// `[e]`, `[]`, `[a:b]`, `[a:]`, `[:b]` after `target`.
+    private mutating func bracketSuffix(_ target: _Filter) throws -> _Filter {
+        try expect("[")
+        if isSymbol("]") {
+            _ = advance()
+            return .iterate(target)
+        }
+        if isSymbol(":") {
+            _ = advance()
+            let upper = try pipe()
+            try expect("]")
+            return .slice(target, nil, upper)
+        }
+        let index = try pipe()
+        if isSymbol(":") {
+            _ = advance()
+            if isSymbol("]") {
+                _ = advance()
+                return .slice(target, index, nil)
+            }
+            let upper = try pipe()
+            try expect("]")
+            return .slice(target, index, upper)
+        }
+        try expect("]")
+        return .index(target, index)
+    }
+
+    // MARK: Terms
+
+    private mutating func term() throws -> _Filter {
+        let token = peek
+        switch token.kind {
+        case .symbol("."):
+            _ = advance()
+            if case .string = peek.kind { return .index(.identity, try stringLiteral(format: nil)) }
+            if isSymbol("[") { return try bracketSuffix(.identity) }
+            return .identity
+        case .symbol(".."):
+            _ = advance()
+            return .recurseAll
+        case .field(let name):
+            _ = advance()
+            return .index(.identity, .literal(.string(name)))
+        case .number(let text):
+            _ = advance()
+            return .literal(.number(Self.numberLiteral(text)))
+        case .string:
+            return try stringLiteral(format: nil)
+        case .format(let name):
+            _ = advance()
+            if case .string = peek.kind { return try stringLiteral(format: name) }
+            return .format(name)
+        case .variable(let name):
+            _ = advance()
+            if name == "__loc__" { return location(token) }
+            return .variable(name, column: token.column)
+        case .symbol("("):
+            _ = advance()
+            let body = try pipe()
+            try expect(")")
+            return body
+        case .symbol("["):
+            _ = advance()
+            if isSymbol("]") {
+                _ = advance()
+                return .array(nil)
+            }
+            let body = try pipe()
+            try expect("]")
+            return .array(body)
+        case .symbol("{"):
+            return try objectConstruction()
+        case .symbol("-"):
+            return try unary()
+        case .identifier(let word):
+            return try keywordOrCall(word, token)
+        default:
+            throw unexpected()
+        }
+    }
+
+    /// A number literal from the program text: jq 1.8 keeps its digits but
+    /// writes it in canonical form (`.5` as `0.5`, `1.` as `1`).
+    static func numberLiteral(_ text: String) -> JSONNumber {
+        var normalized = text
+        if normalized.hasPrefix(".") { normalized = "0" + normalized }
+        if let dot = normalized.firstIndex(of: "."), normalized.index(after: dot) == normalized.endIndex
+            || "eE".contains(normalized[normalized.index(after: dot)]) {
+            normalized.remove(at: dot)
+        }
+        while normalized.count > 1, normalized.hasPrefix("0"), normalized.dropFirst().first?.isNumber == true {
+            normalized.removeFirst()
+        }
+        return JSONNumber(text: normalized) ?? JSONNumber(Double(normalized) ?? .nan)
+    }
+
+    private func location(_ token: _Token) -> _Filter {
+        let members: [(String, JSONValue)] = [("file", .string("<top-level>")),
+                                              ("line", .number(JSONNumber(line(of: token.column))))]
+        return .literal(.object(JSONObject(members)))
+    }
+
+    private mutating func keywordOrCall(_ word: String, _ token: _Token) throws -> _Filter {
+        switch word {
+        case "if": return try conditional()
+        case "try":
+            _ = advance()
+            let body = try postfixOrNegated()
+            var handler: _Filter?
+            if isKeyword("catch") {
+                _ = advance()
+                handler = try postfixOrNegated()
+            }
+            return .tryCatch(body, handler)
+        case "reduce":
+            _ = advance()
+            let source = try postfix()
+            try expectKeyword("as")
+            let pattern = try patternAlternatives()
+            try expect("(")
+            let initial = try pipe()
+            try expect(";")
+            let update = try pipe()
+            try expect(")")
+            return .reduce(source: source, pattern: try single(pattern, token), initial: initial, update: update)
+        case "foreach":
+            _ = advance()
+            let source = try postfix()
+            try expectKeyword("as")
+            let pattern = try patternAlternatives()
+            try expect("(")
+            let initial = try pipe()
+            try expect(";")
+            let update = try pipe()
+            var extract: _Filter?
+            if isSymbol(";") {
+                _ = advance()
+                extract = try pipe()
+            }
+            try expect(")")
+            return .foreach(source: source, pattern: try single(pattern, token), initial: initial, update: update,
+                            extract: extract)
+        case "break":
+            _ = advance()
+            guard case .variable(let name) = peek.kind else { throw unexpected() }
+            _ = advance()
+            return .breakLabel(name, column: token.column)
+        case "def", "label":
+            // `(def f: 1; f)` or `[label $x | …]`: a query in term position.
+            return try pipe()
+        case "__loc__":
+            _ = advance()
+            return .call(word, [], column: token.column)
+        default:
+            if Self.keywords.contains(word) { throw unexpected() }
+            _ = advance()
+            if !isSymbol("(") {
+                switch word {
+                case "null": return .literal(.null)
+                case "true": return .literal(.bool(true))
+                case "false": return .literal(.bool(false))
+                default: break
+                }
+            }
+            var arguments: [_Filter] = []
+            if isSymbol("(") {
+                _ = advance()
+                while true {
+                    arguments.append(try pipe())
+                    if isSymbol(";") { _ = advance(); continue }
+                    try expect(")")
+                    break
+                }
+            }
+            return .call(word, arguments, column: token.column)
+        }
+    }
+
+    /// reduce and foreach take one pattern (`?//` only in `as` bindings:
+    /// jq accepts it there too, trying the alternatives in turn).
+    private func single(_ patterns: [_Pattern], _ token: _Token) throws -> _Pattern {
+        patterns[0]
+    }
+
+    /// `try`'s body and handler: a postfix term (jq gives `try` and
+    /// `catch` the highest precedence), or a negated one.
+    private mutating func postfixOrNegated() throws -> _Filter {
+        if isSymbol("-") { return try unary() }
+        return try postfix()
+    }
+
+    private mutating func conditional() throws -> _Filter {
+        try expectKeyword("if")
+        var branches: [(condition: _Filter, then: _Filter)] = []
+        var otherwise: _Filter?
+        let condition = try pipe()
+        try expectKeyword("then")
+        branches.append((condition, try pipe()))
+        while true {
+            if isKeyword("elif") {
+                _ = advance()
+                let condition = try pipe()
+                try expectKeyword("then")
+                branches.append((condition, try pipe()))
+            } else if isKeyword("else") {
+                _ = advance()
+                otherwise = try pipe()
+                try expectKeyword("end")
+                break
+            } else {
+                try expectKeyword("end")
+                break
+            }
+        }
+        return .conditional(branches, otherwise: otherwise)
+    }
+
+    // MARK: Strings
+
+    /// A string literal token, with its interpolations parsed.
+    mutating func stringLiteral(format: String?) throws -> _Filter {
+        guard case .string(let pieces) = advance().kind else { throw unexpected(peek(-1)) }
+        var parts: [_InterpolatedPiece] = []
+        for piece in pieces {
+            switch piece {
+            case .text(let text):
+                parts.append(.text(text))
+            case .interpolation(let tokens, _):
+                var inner = _Parser(tokens: tokens, lineStarts: lineStarts)
+                inner.nesting = max(nesting, 1)
+                let filter = try inner.pipe()
+                guard inner.peek.kind == .end else { throw inner.unexpected() }
+                parts.append(.filter(filter))
+            }
+        }
+        if format == nil, parts.count == 1, case .text(let text) = parts[0] { return .literal(.string(text)) }
+        return .string(parts, format: format)
+    }
+
+    // MARK: Objects
+
+    private mutating func objectConstruction() throws -> _Filter {
+        try expect("{")
+        var entries: [_ObjectEntry] = []
+        while !isSymbol("}") {
+            entries.append(try objectEntry())
+            if isSymbol(",") {
+                _ = advance()
+                continue
+            }
+            guard isSymbol("}") else { throw unexpected() }
+        }
+        _ = advance()
+        return .object(entries)
+    }
+
+    private mutating func objectEntry() throws -> _ObjectEntry {
+        let token = peek
+        switch token.kind {
+        case .identifier(let name) where name != "__loc__":
+            _ = advance()
+            if isSymbol(":") { return _ObjectEntry(key: .name(name), value: try objectValue()) }
+            return _ObjectEntry(key: .name(name), value: .index(.identity, .literal(.string(name))))
+        case .variable(let name):
+            _ = advance()
+            let value: _Filter = name == "__loc__" ? location(token) : .variable(name, column: token.column)
+            if isSymbol(":") {
+                // `{$k: v}`: the key is the variable's value (jq 1.7+).
+                return _ObjectEntry(key: .computed(value), value: try objectValue())
+            }
+            return _ObjectEntry(key: .name(name), value: value)
+        case .number(let text):
+            _ = advance()
+            if isSymbol(":") {
+                throw JSONFilterError(message: "Cannot use number (\(Self.numberLiteral(text))) as object key",
+                                      column: token.column)
+            }
+            throw JSONFilterError(message: "May need parentheses around object key expression", column: token.column)
+        case .string, .format:
+            var format: String?
+            if case .format(let name) = token.kind {
+                _ = advance()
+                format = name
+            }
+            let key = try stringLiteral(format: format)
+            if isSymbol(":") {
+                if case .literal(.string(let name)) = key { return _ObjectEntry(key: .name(name), value: try objectValue()) }
+                return _ObjectEntry(key: .computed(key), value: try objectValue())
+            }
+            if case .literal(.string(let name)) = key {
+                return _ObjectEntry(key: .name(name), value: .index(.identity, .literal(.string(name))))
+            }
+            return _ObjectEntry(key: .computedMember(key), value: .index(.identity, key))
+        case .symbol("("):
+            _ = advance()
+            let key = try pipe()
+            try expect(")")
+            try checkObjectKey(key, column: token.column)
+            guard isSymbol(":") else { throw unexpected() }
+            return _ObjectEntry(key: .computed(key), value: try objectValue())
+        default:
+            if case .symbol = token.kind, token.kind != .symbol("INVALID_CHARACTER") {
+                let start = position
+                if (try? postfix()) != nil, isSymbol(":") || isSymbol("+") {
+                    throw JSONFilterError(message: "May need parentheses around object key expression",
+                                          column: tokens[start].column)
+                }
+                position = start
+            }
+            throw unexpected()
+        }
+    }
+
+    /// A constant key that is not a string is refused at compile time.
+    private func checkObjectKey(_ key: _Filter, column: Int) throws {
+        guard let value = Self.constantValue(key) else { return }
+        if case .string = value { return }
+        throw JSONFilterError(message: "Cannot use \(_describe(value)) as object key", column: column)
+    }
+
+    /// An object member's value: pipes of alternatives, no comma.
+    private mutating func objectValue() throws -> _Filter {
+        try expect(":")
+        let outer = nesting
+        defer { nesting = outer }
+        try deeper()
+        var value = try objectValueItem()
+        while isSymbol("|") {
+            _ = advance()
+            value = .pipe(value, try objectValueItem())
+        }
+        return value
+    }
+
+    private mutating func objectValueItem() throws -> _Filter {
+        let source = try alternative()
+        if isKeyword("as") {
+            _ = advance()
+            let patterns = try patternAlternatives()
+            try expect("|")
+            return .bind(source, patterns, body: try objectValueItem())
+        }
+        return source
+    }
+
+    // MARK: Patterns
+
+    /// `p1 ?// p2 ?// …`
+    mutating func patternAlternatives() throws -> [_Pattern] {
+        var patterns = [try pattern()]
+        while isSymbol("?//") {
+            _ = advance()
+            patterns.append(try pattern())
+        }
+        return patterns
+    }
+
+    private mutating func pattern() throws -> _Pattern {
+        let token = advance()
+        switch token.kind {
+        case .variable(let name):
+            return .variable(name)
+        case .symbol("["):
+            if isSymbol("]") {
+                throw JSONFilterError(message: "syntax error, unexpected ']', expecting BINDING or '[' or '{'",
+                                      column: peek.column)
+            }
+            var elements: [_Pattern] = []
+            while true {
+                elements.append(try pattern())
+                if isSymbol(",") { _ = advance(); continue }
+                try expect("]")
+                return .array(elements)
+            }
+        case .symbol("{"):
+            var entries: [_ObjectPatternEntry] = []
+            while true {
+                entries.append(try objectPatternEntry())
+                if isSymbol(",") { _ = advance(); continue }
+                try expect("}")
+                return .object(entries)
+            }
+        default:
+            throw unexpected(token)
+        }
+    }
+
+    private mutating func objectPatternEntry() throws -> _ObjectPatternEntry {
+        let token = advance()
+        switch token.kind {
+        case .variable(let name):
+            var value: _Pattern?
+            if isSymbol(":") {
+                _ = advance()
+                value = try pattern()
+            }
+            return _ObjectPatternEntry(key: .variable(name), value: value)
+        case .identifier(let name):
+            try expect(":")
+            return _ObjectPatternEntry(key: .name(name), value: try pattern())
+        case .string:
+            position -= 1
+            let key = try stringLiteral(format: nil)
+            try expect(":")
+            if case .literal(.string(let name)) = key { return _ObjectPatternEntry(key: .name(name), value: try pattern()) }
+            return _ObjectPatternEntry(key: .computed(key), value: try pattern())
+        case .symbol("("):
+            let key = try pipe()
+            try expect(")")
+            try checkObjectKey(key, column: token.column)
+            try expect(":")
+            return _ObjectPatternEntry(key: .computed(key), value: try pattern())
+        default:
+            throw unexpected(token)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import StreamingJSON
+
+/// What a running filter can reach besides its input: the rest of the input
+/// stream (`input`, `inputs`), the process environment (`$ENV`, `env`),
+/// `input_filename`, and where `debug` and `stderr` write.
+///
+/// ```swift
+/// var rest: [JSONValue] = [2, 3]
+/// let context = JSONFilterContext()
+/// context.nextInput = { rest.isEmpty ? nil : rest.removeFirst() }
+/// let sum = try JSONFilter("reduce inputs as $x (.; . + $x)")
+/// try sum.apply(to: 1, context: context) { print($0) }   // 6
+/// ```
+///
+/// A context is used by one run at a time; it is not thread-safe.
+public final class JSONFilterContext: @unchecked Sendable {
+    /// The next value of the input stream, or nil at its end. `input` fails
+    /// with jq's "No more inputs" when this is nil or returns nil.
+    public var nextInput: (() throws -> JSONValue?)?
+    /// What `input_filename` returns: the current file's name, or null.
+    public var inputFilename: JSONValue = .null
+    /// What `input_line_number` returns.
+    public var inputLineNumber: Int = 0
+    /// `$ENV` and `env`.
+    public var environment: [String: String]
+    /// `$__prog_args`-style named and positional arguments, `$ARGS`.
+    public var namedArguments: JSONValue = .object(JSONObject([("positional", .array([])), ("named", .object(JSONObject()))]))
+    /// Receives `debug`'s messages (jq writes `["DEBUG:",value]` to stderr).
+    public var debug: (JSONValue) -> Void
+    /// Receives `stderr`'s values (jq writes them compact, without newline).
+    public var stderr: (JSONValue) -> Void
+
+    /// A context with no further inputs, the process's environment, and
+    /// `debug`/`stderr` writing to standard error as jq does.
+    public init() {
+        environment = ProcessInfo.processInfo.environment
+        debug = { value in
+            let text = "[\"DEBUG:\",\(value)]\n"
+            _writeStandardError(text)
+        }
+        stderr = { value in
+            if case .string(let text) = value { _writeStandardError(text) } else { _writeStandardError(value.description) }
+        }
+    }
+
+    /// `$ENV` as a value.
+    var environmentValue: JSONValue {
+        .object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+    }
+}
+
+func _writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeMutableBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+/// The run-wide state every frame shares: the context, and the labels and
+/// caches of one run.
+final class _Runtime {
+    let context: JSONFilterContext
+
+    init(context: JSONFilterContext) {
+        self.context = context
+    }
+
+    private var labelCount = 0
+
+    /// A number no other label activation of this run has.
+    func newLabel() -> Int {
+        labelCount += 1
+        return labelCount
+    }
+
+    func nextInput() throws -> JSONValue? {
+        try context.nextInput?()
+    }
+}

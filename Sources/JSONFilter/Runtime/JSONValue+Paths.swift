@@ -1,0 +1,153 @@
+import StreamingJSON
+
+/// `getpath`, `setpath` and `delpaths`, with jq's rules, updating values in
+/// place: a container held only by the value being changed is mutated, not
+/// copied (the enum payload is taken out, changed and put back), so that
+/// `reduce … (.; .[$k] += 1)` does not copy its whole state per step.
+extension JSONValue {
+    /// `getpath(p)`: null once a missing member or null is reached.
+    func _get(path: JSONValue) throws -> JSONValue {
+        guard case .array(let keys) = path else { throw JSONFilterError(message: "Path must be specified as an array") }
+        var current = self
+        for key in keys {
+            if case .null = current { return .null }
+            current = try _IndexNode.pathIndexForGet(current, key)
+        }
+        return current
+    }
+
+    /// `setpath(p; v)`.
+    mutating func _set(path: JSONValue, to value: JSONValue) throws {
+        guard case .array(let keys) = path else { throw JSONFilterError(message: "Path must be specified as an array") }
+        try _update(keys[...]) { $0 = value }
+    }
+
+    /// Runs `body` on the value at `keys`, creating missing members and
+    /// positions (arrays padded with null; null becomes what the key asks).
+    mutating func _update(_ keys: ArraySlice<JSONValue>, _ body: (inout JSONValue) throws -> Void) throws {
+        guard let key = keys.first else { return try body(&self) }
+        let rest = keys.dropFirst()
+        switch (self, key) {
+        case (.object, .string(let name)):
+            guard case .object(var object) = self else { return }
+            self = .null
+            defer { self = .object(object) }
+            try object._modifyValue(forKey: name, default: .null) { try $0._update(rest, body) }
+        case (.null, .string(let name)):
+            var member = JSONValue.null
+            try member._update(rest, body)
+            self = .object(JSONObject([(name, member)]))
+        case (.array, .number), (.null, .number):
+            var array: [JSONValue] = []
+            if case .array(let existing) = self { array = existing }
+            self = .null
+            defer { self = .array(array) }
+            let position = try Self.writablePosition(key, count: array.count)
+            if array.count <= position { array.append(contentsOf: repeatElement(.null, count: position - array.count + 1)) }
+            try array[position]._update(rest, body)
+        case (.array, .object), (.null, .object):
+            var array: [JSONValue] = []
+            if case .array(let existing) = self { array = existing }
+            let range = try _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count)
+            var slice = JSONValue.array(Array(array[range]))
+            try slice._update(rest, body)
+            guard case .array(let replacement) = slice else {
+                throw JSONFilterError(message: "A slice of an array can only be assigned another array")
+            }
+            self = .null
+            array.replaceSubrange(range, with: replacement)
+            self = .array(array)
+        default:
+            if case .object = key, case .object = self {
+                throw JSONFilterError(message: "Cannot update field at object index of object")
+            }
+            throw _Access.indexError(self, key)
+        }
+    }
+
+    /// An array position to write: negative counts from the end (an error
+    /// before the start), and jq's bound on growth.
+    private static func writablePosition(_ key: JSONValue, count: Int) throws -> Int {
+        guard case .number(let number) = key else { return 0 }
+        let value = number.double
+        if value.isNaN { return 0 }
+        var position = _truncatedIndex(value)
+        if position < 0 {
+            position += count
+            guard position >= 0 else { throw JSONFilterError(message: "Out of bounds negative array index") }
+        }
+        guard position <= Int(Int32.max >> 2) else { throw JSONFilterError(message: "Array index too large") }
+        return position
+    }
+
+    /// `delpaths(ps)`: the paths sorted, the last deleted first so that
+    /// earlier positions stay valid.
+    mutating func _delete(paths: JSONValue) throws {
+        guard case .array(let all) = paths else { throw JSONFilterError(message: "Paths must be specified as an array") }
+        for path in all.sorted(by: JSONValue._less).reversed() {
+            guard case .array(let keys) = path else {
+                throw JSONFilterError(message: "Path must be specified as an array")
+            }
+            if keys.isEmpty {
+                self = .null
+                continue
+            }
+            try _delete(keys[...])
+        }
+    }
+
+    mutating func _delete(_ keys: ArraySlice<JSONValue>) throws {
+        guard let key = keys.first else { return }
+        if case .null = self { return }
+        let rest = keys.dropFirst()
+        switch (self, key) {
+        case (.object, .string(let name)):
+            guard case .object(var object) = self else { return }
+            guard object.position(of: name) != nil else { return }
+            self = .null
+            defer { self = .object(object) }
+            if rest.isEmpty {
+                object.removeValue(forKey: name)
+            } else {
+                try object._modifyValue(forKey: name, default: .null) { try $0._delete(rest) }
+            }
+        case (.array, .number(let number)):
+            guard case .array(var array) = self else { return }
+            if number.double.isNaN { return }
+            var position = _truncatedIndex(number.double)
+            if position < 0 { position += array.count }
+            guard array.indices.contains(position) else {
+                if position < 0 { throw JSONFilterError(message: "Out of bounds negative array index") }
+                return
+            }
+            self = .null
+            defer { self = .array(array) }
+            if rest.isEmpty {
+                array.remove(at: position)
+            } else {
+                try array[position]._delete(rest)
+            }
+        case (.array, .object):
+            guard case .array(var array) = self else { return }
+            let range = try _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count)
+            self = .null
+            defer { self = .array(array) }
+            if rest.isEmpty {
+                array.removeSubrange(range)
+            } else {
+                var slice = JSONValue.array(Array(array[range]))
+                try slice._delete(rest)
+                if case .array(let replaced) = slice { array.replaceSubrange(range, with: replaced) }
+            }
+        default:
+            throw JSONFilterError(message: "Cannot delete field at \(key.typeName == "string" ? "object" : key.typeName) index of \(typeName)")
+        }
+    }
+}
+
+extension _IndexNode {
+    /// Indexing as `getpath` does it (`jv_getpath`): like `.[k]`.
+    static func pathIndexForGet(_ container: JSONValue, _ key: JSONValue) throws -> JSONValue {
+        try _Access.index(container, key)
+    }
+}

@@ -1,0 +1,145 @@
+import StreamingJSON
+
+/// `target[key]`, also `.name`. The key is evaluated on the original input
+/// and is the outer loop, as in jq.
+final class _IndexNode: _Node {
+    let target: _Node
+    let key: _Node
+
+    init(_ target: _Node, _ key: _Node) {
+        self.target = target
+        self.key = key
+        super.init(isSingle: target.isSingle && key.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        let container = try target.value(input, frame)
+        return try _Access.index(container, try key.value(input, frame))
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path == nil, isSingle { return try emit(try value(input, frame), nil) }
+        let target = self.target
+        try key.run(input, nil, frame) { key, _ in
+            try target.run(input, path, frame) { container, containerPath in
+                guard let containerPath else { return try emit(try _Access.index(container, key), nil) }
+                try emit(try _IndexNode.pathIndex(container, key), containerPath + [key])
+            }
+        }
+    }
+
+    /// `.[key]` while tracking paths: null stays null whatever the key, and
+    /// a key that cannot index is jq's path error.
+    static func pathIndex(_ container: JSONValue, _ key: JSONValue) throws -> JSONValue {
+        switch (container, key) {
+        case (.null, .string), (.null, .number), (.null, .object), (.null, .null):
+            return .null
+        case (.object, .string), (.array, .number), (.array, .object), (.array, .array):
+            return try _Access.index(container, key)
+        default:
+            throw _Node.invalidPathAccess(key, of: container)
+        }
+    }
+}
+
+/// `target[from:to]`: `to` is the outer loop, then `from`, then the target.
+final class _SliceNode: _Node {
+    let target: _Node
+    let from: _Node?
+    let to: _Node?
+
+    init(_ target: _Node, _ from: _Node?, _ to: _Node?) {
+        self.target = target
+        self.from = from
+        self.to = to
+        super.init(isSingle: target.isSingle && (from?.isSingle ?? true) && (to?.isSingle ?? true))
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        let container = try target.value(input, frame)
+        let lower = try from?.value(input, frame) ?? .null
+        let upper = try to?.value(input, frame) ?? .null
+        return try _Access.slice(container, lower, upper)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path == nil, isSingle { return try emit(try value(input, frame), nil) }
+        try bound(to, input, frame) { upper in
+            try bound(from, input, frame) { lower in
+                try target.run(input, path, frame) { container, containerPath in
+                    let sliced = try _Access.slice(container, lower, upper)
+                    guard let containerPath else { return try emit(sliced, nil) }
+                    try emit(sliced, containerPath + [_Access.sliceKey(lower, upper)])
+                }
+            }
+        }
+    }
+
+    private func bound(_ node: _Node?, _ input: JSONValue, _ frame: _Frame,
+                       _ body: (JSONValue) throws -> Void) throws {
+        guard let node else { return try body(.null) }
+        try node.run(input, nil, frame) { value, _ in try body(value) }
+    }
+}
+
+/// `target[]`: array elements or object values.
+final class _IterateNode: _Node {
+    let target: _Node
+
+    init(_ target: _Node) {
+        self.target = target
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path == nil, target.isSingle {
+            return try _IterateNode.each(try target.value(input, frame), emit)
+        }
+        try target.run(input, path, frame) { container, containerPath in
+            guard let containerPath else { return try _IterateNode.each(container, emit) }
+            try _IterateNode.eachWithPath(container, containerPath, emit)
+        }
+    }
+
+    static func each(_ container: JSONValue, _ emit: _Emit) throws {
+        switch container {
+        case .array(let array): for element in array { try emit(element, nil) }
+        case .object(let object): for value in object.values { try emit(value, nil) }
+        default: throw JSONFilterError(message: "Cannot iterate over \(_describe(container))")
+        }
+    }
+
+    static func eachWithPath(_ container: JSONValue, _ path: _Path, _ emit: _Emit) throws {
+        switch container {
+        case .array(let array):
+            for (index, element) in array.enumerated() { try emit(element, path + [.number(JSONNumber(index))]) }
+        case .object(let object):
+            for (key, value) in object { try emit(value, path + [.string(key)]) }
+        default:
+            throw JSONFilterError(message: "Cannot iterate over \(_describe(container))")
+        }
+    }
+}
+
+/// `..`: the input, then everything inside it, depth first (`recurse`).
+final class _RecurseAllNode: _Node {
+    init() { super.init(isSingle: false) }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try _RecurseAllNode.walk(input, path, emit)
+    }
+
+    static func walk(_ value: JSONValue, _ path: _Path?, _ emit: _Emit) throws {
+        try emit(value, path)
+        switch value {
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                try walk(element, path.map { $0 + [.number(JSONNumber(index))] }, emit)
+            }
+        case .object(let object):
+            for (key, member) in object { try walk(member, path.map { $0 + [.string(key)] }, emit) }
+        default:
+            break
+        }
+    }
+}

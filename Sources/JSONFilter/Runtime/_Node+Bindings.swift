@@ -1,0 +1,279 @@
+import StreamingJSON
+
+/// A compiled destructuring pattern: where each part of a value goes.
+indirect enum _Binder {
+    case slot(Int)
+    case array([_Binder])
+    /// Each entry: the key, the slot `$name` keys bind, the nested pattern.
+    case object([(key: _BinderKey, slot: Int?, value: _Binder?)])
+
+    /// Binds `value` in `frame` and runs `body` once per binding (a computed
+    /// key may have several outputs). `input` is what key expressions see.
+    func bind(_ value: JSONValue, _ input: JSONValue, _ frame: _Frame, _ body: () throws -> Void) throws {
+        switch self {
+        case .slot(let slot):
+            frame.slots[slot] = value
+            try body()
+        case .array(let elements):
+            try bindElements(elements[...], at: 0, of: value, input, frame, body)
+        case .object(let entries):
+            try bindEntries(entries[...], of: value, input, frame, body)
+        }
+    }
+
+    private func bindElements(_ elements: ArraySlice<_Binder>, at index: Int, of value: JSONValue, _ input: JSONValue,
+                              _ frame: _Frame, _ body: () throws -> Void) throws {
+        guard let first = elements.first else { return try body() }
+        if case .object = value {
+            throw JSONFilterError(message: "Cannot index object with number")
+        }
+        let element = try _Access.index(value, .number(JSONNumber(index)))
+        try first.bind(element, input, frame) {
+            try bindElements(elements.dropFirst(), at: index + 1, of: value, input, frame, body)
+        }
+    }
+
+    private func bindEntries(_ entries: ArraySlice<(key: _BinderKey, slot: Int?, value: _Binder?)>, of value: JSONValue,
+                             _ input: JSONValue, _ frame: _Frame, _ body: () throws -> Void) throws {
+        guard let entry = entries.first else { return try body() }
+        func withKey(_ key: JSONValue) throws {
+            guard case .string = key else {
+                throw JSONFilterError(message: "Cannot index \(value.typeName) with \(key.typeName)")
+            }
+            let member = try _Access.index(value, key)
+            if let slot = entry.slot { frame.slots[slot] = member }
+            guard let nested = entry.value else {
+                return try bindEntries(entries.dropFirst(), of: value, input, frame, body)
+            }
+            try nested.bind(member, input, frame) {
+                try bindEntries(entries.dropFirst(), of: value, input, frame, body)
+            }
+        }
+        switch entry.key {
+        case .name(let name):
+            try withKey(.string(name))
+        case .computed(let node):
+            try node.run(input, nil, frame) { key, _ in try withKey(key) }
+        }
+    }
+}
+
+enum _BinderKey {
+    case name(String)
+    case computed(_Node)
+}
+
+/// `source as p1 ?// p2 … | body`.
+///
+/// With alternatives, every variable of every pattern is bound (null when
+/// the pattern in use lacks it); an error in the destructuring or in the
+/// body moves on to the next pattern, and the last pattern's errors
+/// propagate.
+final class _BindNode: _Node {
+    let source: _Node
+    let binders: [_Binder]
+    /// Slots of all the alternatives' variables, reset before each try.
+    let allSlots: [Int]
+    let body: _Node
+
+    init(source: _Node, binders: [_Binder], allSlots: [Int], body: _Node) {
+        self.source = source
+        self.binders = binders
+        self.allSlots = allSlots
+        self.body = body
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if binders.count == 1, case .slot(let slot) = binders[0] {
+            let body = self.body
+            if source.isSingle {
+                frame.slots[slot] = try source.value(input, frame)
+                return try body.run(input, path, frame, emit)
+            }
+            return try source.run(input, nil, frame) { value, _ in
+                frame.slots[slot] = value
+                try body.run(input, path, frame, emit)
+            }
+        }
+        try source.run(input, nil, frame) { value, _ in
+            try self.bindAlternatives(value, input, path, frame, emit)
+        }
+    }
+
+    private func bindAlternatives(_ value: JSONValue, _ input: JSONValue, _ path: _Path?, _ frame: _Frame,
+                                  _ emit: _Emit) throws {
+        for (index, binder) in binders.enumerated() {
+            for slot in allSlots { frame.slots[slot] = .null }
+            let isLast = index == binders.count - 1
+            var downstream: (any Error)?
+            do {
+                try binder.bind(value, input, frame) {
+                    try body.run(input, path, frame) { result, resultPath in
+                        do {
+                            try emit(result, resultPath)
+                        } catch {
+                            downstream = error
+                            throw error
+                        }
+                    }
+                }
+                return
+            } catch let error as JSONFilterError where !isLast && downstream == nil {
+                _ = error
+                continue
+            }
+        }
+    }
+}
+
+/// `reduce source as p (initial; update)`: the last output of `update`
+/// is the next state (null when it has none), one reduction per output of
+/// `initial`.
+final class _ReduceNode: _Node {
+    let source: _Node
+    let binder: _Binder
+    let initial: _Node
+    let update: _Node
+
+    init(source: _Node, binder: _Binder, initial: _Node, update: _Node) {
+        self.source = source
+        self.binder = binder
+        self.initial = initial
+        self.update = update
+        super.init(isSingle: initial.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        try reduce(from: try initial.value(input, frame), input, frame)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path != nil { return try runTrackingPaths(input, path!, frame, emit) }
+        try initial.run(input, nil, frame) { start, _ in
+            try emit(try self.reduce(from: start, input, frame), nil)
+        }
+    }
+
+    private func reduce(from start: JSONValue, _ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        var state = start
+        let update = self.update, binder = self.binder
+        if case .slot(let slot) = binder, update.isSingle {
+            try source.run(input, nil, frame) { value, _ in
+                frame.slots[slot] = value
+                let current = state
+                state = .null
+                state = try update.value(current, frame)
+            }
+            return state
+        }
+        try source.run(input, nil, frame) { value, _ in
+            try binder.bind(value, input, frame) {
+                let current = state
+                state = .null
+                try update.run(current, nil, frame) { next, _ in state = next }
+            }
+        }
+        return state
+    }
+
+    /// `path(reduce …)`: the state is a (value, path) pair.
+    private func runTrackingPaths(_ input: JSONValue, _ path: _Path, _ frame: _Frame, _ emit: _Emit) throws {
+        try initial.run(input, path, frame) { start, startPath in
+            var state = start
+            var statePath = startPath
+            try self.source.run(input, nil, frame) { value, _ in
+                try self.binder.bind(value, input, frame) {
+                    let current = state
+                    state = .null
+                    try self.update.run(current, statePath, frame) { next, nextPath in
+                        state = next
+                        statePath = nextPath
+                    }
+                }
+            }
+            try emit(state, statePath)
+        }
+    }
+}
+
+/// `foreach source as p (initial; update; extract)`: every output of
+/// `update` is emitted (through `extract`) and the last is the next state.
+final class _ForeachNode: _Node {
+    let source: _Node
+    let binder: _Binder
+    let initial: _Node
+    let update: _Node
+    let extract: _Node?
+
+    init(source: _Node, binder: _Binder, initial: _Node, update: _Node, extract: _Node?) {
+        self.source = source
+        self.binder = binder
+        self.initial = initial
+        self.update = update
+        self.extract = extract
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try initial.run(input, path, frame) { start, startPath in
+            var state = start
+            var statePath = startPath
+            try self.source.run(input, nil, frame) { value, _ in
+                try self.binder.bind(value, input, frame) {
+                    let current = state
+                    state = .null
+                    try self.update.run(current, statePath, frame) { next, nextPath in
+                        state = next
+                        statePath = nextPath
+                        if let extract = self.extract {
+                            try extract.run(next, nextPath, frame, emit)
+                        } else {
+                            try emit(next, nextPath)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `label $name | body`: a `break $name` from inside ends the body.
+final class _LabelNode: _Node {
+    let slot: Int
+    let body: _Node
+
+    init(slot: Int, body: _Node) {
+        self.slot = slot
+        self.body = body
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        let label = frame.runtime.newLabel()
+        frame.slots[slot] = .number(JSONNumber(label))
+        do {
+            try body.run(input, path, frame, emit)
+        } catch let stop as _Break where stop.label == label {
+            return
+        }
+    }
+}
+
+/// `break $name`
+final class _BreakNode: _Node {
+    let up: Int
+    let slot: Int
+
+    init(up: Int, slot: Int) {
+        self.up = up
+        self.slot = slot
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        let marker = frame.ancestor(up).slots[slot]
+        guard case .number(let number) = marker else { throw JSONFilterError(message: "break without a label") }
+        throw _Break(label: Int(number.double))
+    }
+}

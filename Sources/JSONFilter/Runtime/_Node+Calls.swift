@@ -1,0 +1,77 @@
+import StreamingJSON
+
+/// A compiled `def`: its body is set after the definition's own name is
+/// in scope, so that it can call itself.
+final class _Function {
+    let name: String
+    let arity: Int
+    /// Slots of the frame a call makes: value parameters, then locals.
+    var slotCount = 0
+    /// For each `$param`: which closure gives its values, and its slot.
+    var valueParameters: [(closure: Int, slot: Int)] = []
+    var body: _Node = _EmptyNode()
+
+    init(name: String, arity: Int) {
+        self.name = name
+        self.arity = arity
+    }
+}
+
+/// A call of a `def`: a new frame under the frame of the definition, with
+/// the arguments as closures over the caller's frame.
+final class _CallNode: _Node {
+    let function: _Function
+    /// Static hops from the caller's frame to the definition's frame.
+    let up: Int
+    let arguments: [_Lambda]
+
+    init(_ function: _Function, up: Int, arguments: [_Lambda]) {
+        self.function = function
+        self.up = up
+        self.arguments = arguments
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try _Node.checkStack()
+        let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
+        let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
+                            runtime: frame.runtime)
+        if function.valueParameters.isEmpty {
+            return try function.body.run(input, path, callee, emit)
+        }
+        try bindValues(at: 0, input, path, callee, emit)
+    }
+
+    /// `def f($a; $b)`: every combination of the arguments' outputs, the
+    /// first parameter the outer loop.
+    private func bindValues(at index: Int, _ input: JSONValue, _ path: _Path?, _ callee: _Frame, _ emit: _Emit) throws {
+        guard index < function.valueParameters.count else {
+            return try function.body.run(input, path, callee, emit)
+        }
+        let parameter = function.valueParameters[index]
+        let closure = callee.closures[parameter.closure]
+        try closure.lambda.run(input, nil, closure.frame) { value, _ in
+            callee.slots[parameter.slot] = value
+            try self.bindValues(at: index + 1, input, path, callee, emit)
+        }
+    }
+}
+
+/// A call of a filter parameter: the argument's code in its caller's frame.
+final class _ClosureCallNode: _Node {
+    let up: Int
+    let index: Int
+
+    init(up: Int, index: Int) {
+        self.up = up
+        self.index = index
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try _Node.checkStack()
+        let closure = frame.ancestor(up).closures[index]
+        try closure.lambda.run(input, path, closure.frame, emit)
+    }
+}

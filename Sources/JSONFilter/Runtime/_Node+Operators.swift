@@ -1,0 +1,327 @@
+import StreamingJSON
+
+/// `a + b`, `a < b`, …: the right operand is the outer loop, as in jq.
+final class _BinaryNode: _Node {
+    let left: _Node
+    let right: _Node
+    let operation: (JSONValue, JSONValue) throws -> JSONValue
+
+    init(_ left: _Node, _ right: _Node, _ operation: @escaping (JSONValue, JSONValue) throws -> JSONValue) {
+        self.left = left
+        self.right = right
+        self.operation = operation
+        super.init(isSingle: left.isSingle && right.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        let b = try right.value(input, frame)
+        return try operation(try left.value(input, frame), b)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if isSingle {
+            let result = try value(input, frame)
+            if path != nil { throw _Node.invalidPath(result) }
+            return try emit(result, nil)
+        }
+        let left = self.left, operation = self.operation
+        try right.run(input, nil, frame) { b, _ in
+            try left.run(input, nil, frame) { a, _ in
+                let result = try operation(a, b)
+                if path != nil { throw _Node.invalidPath(result) }
+                try emit(result, nil)
+            }
+        }
+    }
+
+    static func operation(_ op: _ArithmeticOperator) -> (JSONValue, JSONValue) throws -> JSONValue {
+        switch op {
+        case .add: return _Arithmetic.add
+        case .subtract: return _Arithmetic.subtract
+        case .multiply: return _Arithmetic.multiply
+        case .divide: return _Arithmetic.divide
+        case .modulo: return _Arithmetic.modulo
+        }
+    }
+
+    static func operation(_ op: _ComparisonOperator) -> (JSONValue, JSONValue) throws -> JSONValue {
+        switch op {
+        case .equal: return { .bool($0 == $1) }
+        case .notEqual: return { .bool($0 != $1) }
+        case .less: return { .bool(JSONValue._compare($0, $1) < 0) }
+        case .lessOrEqual: return { .bool(JSONValue._compare($0, $1) <= 0) }
+        case .greater: return { .bool(JSONValue._compare($0, $1) > 0) }
+        case .greaterOrEqual: return { .bool(JSONValue._compare($0, $1) >= 0) }
+        }
+    }
+}
+
+/// `a and b`, `a or b`: the right side runs only when the left does not
+/// decide.
+final class _LogicNode: _Node {
+    let left: _Node
+    let right: _Node
+    let isAnd: Bool
+
+    init(_ left: _Node, _ right: _Node, isAnd: Bool) {
+        self.left = left
+        self.right = right
+        self.isAnd = isAnd
+        super.init(isSingle: left.isSingle && right.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        let a = try left.value(input, frame).isTruthy
+        if a != isAnd { return .bool(a) }
+        return .bool(try right.value(input, frame).isTruthy)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        let right = self.right, isAnd = self.isAnd
+        try left.run(input, nil, frame) { a, _ in
+            if a.isTruthy != isAnd {
+                if path != nil { throw _Node.invalidPath(.bool(!isAnd)) }
+                return try emit(.bool(!isAnd), nil)
+            }
+            try right.run(input, nil, frame) { b, _ in
+                if path != nil { throw _Node.invalidPath(.bool(b.isTruthy)) }
+                try emit(.bool(b.isTruthy), nil)
+            }
+        }
+    }
+}
+
+/// `a // b`: the truthy outputs of `a`, or all of `b`'s when there are none.
+final class _AlternativeNode: _Node {
+    let left: _Node
+    let right: _Node
+
+    init(_ left: _Node, _ right: _Node) {
+        self.left = left
+        self.right = right
+        super.init(isSingle: left.isSingle && right.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        let a = try left.value(input, frame)
+        return a.isTruthy ? a : try right.value(input, frame)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        var any = false
+        try left.run(input, path, frame) { value, valuePath in
+            guard value.isTruthy else { return }
+            any = true
+            try emit(value, valuePath)
+        }
+        if !any { try right.run(input, path, frame, emit) }
+    }
+}
+
+/// `-f`
+final class _NegateNode: _Node {
+    let body: _Node
+
+    init(_ body: _Node) {
+        self.body = body
+        super.init(isSingle: body.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        try _Arithmetic.negate(try body.value(input, frame))
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try body.run(input, nil, frame) { value, _ in
+            let result = try _Arithmetic.negate(value)
+            if path != nil { throw _Node.invalidPath(result) }
+            try emit(result, nil)
+        }
+    }
+}
+
+/// `if c then t elif … else e end`; without `else`, the input.
+final class _ConditionalNode: _Node {
+    let condition: _Node
+    let then: _Node
+    let otherwise: _Node
+
+    init(_ condition: _Node, then: _Node, otherwise: _Node) {
+        self.condition = condition
+        self.then = then
+        self.otherwise = otherwise
+        super.init(isSingle: condition.isSingle && then.isSingle && otherwise.isSingle)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        try (try condition.value(input, frame).isTruthy ? then : otherwise).value(input, frame)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if condition.isSingle {
+            let branch = try condition.value(input, frame).isTruthy ? then : otherwise
+            return try branch.run(input, path, frame, emit)
+        }
+        let then = self.then, otherwise = self.otherwise
+        try condition.run(input, nil, frame) { test, _ in
+            try (test.isTruthy ? then : otherwise).run(input, path, frame, emit)
+        }
+    }
+}
+
+/// `{k: v, …}`: the cartesian product of every key's and value's outputs,
+/// the first entry the outermost loop.
+final class _ObjectNode: _Node {
+    enum Key {
+        case name(String)
+        case computed(_Node)
+        /// `{"\(f)"}`: each key, with that member of the input as its value.
+        case computedMember(_Node)
+    }
+
+    let entries: [(key: Key, value: _Node)]
+    let names: [String]?
+
+    init(_ entries: [(key: Key, value: _Node)]) {
+        self.entries = entries
+        var single = true
+        var names: [String] = []
+        for entry in entries {
+            switch entry.key {
+            case .name(let name): names.append(name)
+            case .computed(let node), .computedMember(let node): single = single && node.isSingle
+            }
+            single = single && entry.value.isSingle
+        }
+        self.names = names.count == entries.count ? names : nil
+        super.init(isSingle: single)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        var object = JSONObject()
+        for entry in entries {
+            switch entry.key {
+            case .name(let name):
+                object[name] = try entry.value.value(input, frame)
+            case .computed(let node):
+                let key = try _ObjectNode.key(try node.value(input, frame))
+                object[key] = try entry.value.value(input, frame)
+            case .computedMember(let node):
+                let key = try node.value(input, frame)
+                object[try _ObjectNode.key(key)] = try _Access.index(input, key)
+            }
+        }
+        return .object(object)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try construct(at: 0, JSONObject(), input, frame) { object in
+            if path != nil { throw _Node.invalidPath(.object(object)) }
+            try emit(.object(object), nil)
+        }
+    }
+
+    private func construct(at index: Int, _ object: JSONObject, _ input: JSONValue, _ frame: _Frame,
+                           _ done: (JSONObject) throws -> Void) throws {
+        guard index < entries.count else { return try done(object) }
+        let entry = entries[index]
+        func withKey(_ key: String) throws {
+            try entry.value.run(input, nil, frame) { value, _ in
+                var next = object
+                next[key] = value
+                try construct(at: index + 1, next, input, frame, done)
+            }
+        }
+        switch entry.key {
+        case .name(let name):
+            try withKey(name)
+        case .computed(let node):
+            try node.run(input, nil, frame) { key, _ in try withKey(try _ObjectNode.key(key)) }
+        case .computedMember(let node):
+            try node.run(input, nil, frame) { key, _ in
+                var next = object
+                next[try _ObjectNode.key(key)] = try _Access.index(input, key)
+                try construct(at: index + 1, next, input, frame, done)
+            }
+        }
+    }
+
+    static func key(_ value: JSONValue) throws -> String {
+        guard case .string(let name) = value else {
+            if case .object = value {
+                throw JSONFilterError(message: "Object keys must be strings")
+            }
+            throw JSONFilterError(message: "Object keys must be strings")
+        }
+        return name
+    }
+}
+
+/// A string with interpolations: every combination of the pieces' outputs,
+/// the last interpolation the outermost loop, each value as `tostring` or
+/// through the format.
+final class _InterpolationNode: _Node {
+    enum Piece {
+        case text(String)
+        case node(_Node)
+    }
+
+    let pieces: [Piece]
+    let format: String?
+
+    init(_ pieces: [Piece], format: String?) {
+        self.pieces = pieces
+        self.format = format
+        super.init(isSingle: pieces.allSatisfy { if case .node(let n) = $0 { return n.isSingle } else { return true } })
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        var text = ""
+        for piece in pieces {
+            switch piece {
+            case .text(let literal): text += literal
+            case .node(let node): text += try render(try node.value(input, frame))
+            }
+        }
+        return .string(text)
+    }
+
+    private func render(_ value: JSONValue) throws -> String {
+        if let format { return try _Formats.apply(format, to: value) }
+        return _Builtins.tostring(value)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try interpolate(at: pieces.count, suffix: "", input, frame) { text in
+            if path != nil { throw _Node.invalidPath(.string(text)) }
+            try emit(.string(text), nil)
+        }
+    }
+
+    private func interpolate(at end: Int, suffix: String, _ input: JSONValue, _ frame: _Frame,
+                             _ done: (String) throws -> Void) throws {
+        guard end > 0 else { return try done(suffix) }
+        switch pieces[end - 1] {
+        case .text(let text):
+            try interpolate(at: end - 1, suffix: text + suffix, input, frame, done)
+        case .node(let node):
+            try node.run(input, nil, frame) { value, _ in
+                try interpolate(at: end - 1, suffix: try render(value) + suffix, input, frame, done)
+            }
+        }
+    }
+}
+
+/// `@name` applied to the input.
+final class _FormatNode: _Node {
+    let name: String
+
+    init(_ name: String) {
+        self.name = name
+        super.init(isSingle: true)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        .string(try _Formats.apply(name, to: input))
+    }
+}

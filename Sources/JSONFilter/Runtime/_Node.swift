@@ -1,0 +1,242 @@
+import COniguruma
+import StreamingJSON
+
+/// A path into a value, as jq's `path(f)` gives it: keys, indices and
+/// `{"start":…,"end":…}` slices.
+typealias _Path = [JSONValue]
+
+/// Where a node hands its outputs: the value and, when paths are tracked
+/// (`path(f)`, assignments, `del`), its path from the tracked root.
+typealias _Emit = (JSONValue, _Path?) throws -> Void
+
+/// A compiled filter. Every node is a generator: `run` hands each output
+/// to `emit` in jq's order.
+///
+/// Paths are tracked in the same walk: when `path` is non-nil the node
+/// must emit each output's path (its input's path extended), and a node
+/// whose outputs are not parts of its input (a literal, arithmetic) fails
+/// with jq's "Invalid path expression" instead.
+///
+/// A node that always gives exactly one output (or fails) is `isSingle`
+/// and computes it with `value(_:_:)`, with no continuation; most of what
+/// a typical element-wise filter evaluates takes that path.
+class _Node {
+    let isSingle: Bool
+
+    init(isSingle: Bool) {
+        self.isSingle = isSingle
+    }
+
+    /// Runs the node on `input`. The default serves single nodes.
+    func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        let result = try value(input, frame)
+        if path != nil { throw _Node.invalidPath(result) }
+        try emit(result, nil)
+    }
+
+    /// The one output of a single node.
+    func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        var result: JSONValue = .null
+        try run(input, nil, frame) { value, _ in result = value }
+        return result
+    }
+
+    /// jq's error for a value that is not part of the tracked input.
+    @inline(never)
+    static func invalidPath(_ value: JSONValue) -> JSONFilterError {
+        JSONFilterError(message: "Invalid path expression with result \(_shortJSON(value))")
+    }
+
+    @inline(never)
+    static func invalidPathAccess(_ key: JSONValue, of value: JSONValue) -> JSONFilterError {
+        let what: String
+        if case .string(let name) = key { what = "element \(JSONValue.string(name))" } else { what = "element \(key)" }
+        return JSONFilterError(message: "Invalid path expression near attempt to access \(what) of \(_shortJSON(value))")
+    }
+
+    @inline(never)
+    static func invalidPathIterate(_ value: JSONValue) -> JSONFilterError {
+        JSONFilterError(message: "Invalid path expression near attempt to iterate through \(_shortJSON(value))")
+    }
+
+    /// Deep recursion (a recursive `def`, `recurse(f)` thousands of levels
+    /// down) stops with a runtime error before the thread's stack is used up.
+    @inline(__always)
+    static func checkStack() throws {
+        if sj_stack_exhausted() != 0 { throw stackExhausted() }
+    }
+
+    @inline(never)
+    static func stackExhausted() -> JSONFilterError {
+        JSONFilterError(message: "Filter recursion too deep: the evaluator's stack is nearly used up")
+    }
+}
+
+/// jq's compact text of a value in messages, cut to 11 bytes plus `...`
+/// when longer (as jq's `jv_dump_string_trunc` does).
+func _shortJSON(_ value: JSONValue, limit: Int = 11) -> String {
+    var text = Array(_jqText(value).utf8)
+    if text.count > limit {
+        text = Array(text[0..<limit]) + Array("...".utf8)
+    }
+    return String(decoding: text, as: UTF8.self)
+}
+
+/// jq's short description of a value in error messages: its type and its
+/// compact JSON, cut to 11 bytes plus `...` when longer than 14.
+func _describe(_ value: JSONValue) -> String {
+    "\(value.typeName) (\(_shortJSON(value)))"
+}
+
+// MARK: - Leaves
+
+/// `.`
+final class _IdentityNode: _Node {
+    init() { super.init(isSingle: true) }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try emit(input, path)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue { input }
+}
+
+/// A constant. In path mode jq accepts `null` (the path of nothing).
+final class _LiteralNode: _Node {
+    let constant: JSONValue
+
+    init(_ constant: JSONValue) {
+        self.constant = constant
+        super.init(isSingle: true)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path != nil {
+            guard case .null = constant else { throw _Node.invalidPath(constant) }
+            return try emit(constant, [])
+        }
+        try emit(constant, nil)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue { constant }
+}
+
+/// `$name`: a slot `up` frames up.
+final class _VariableNode: _Node {
+    let up: Int
+    let slot: Int
+
+    init(up: Int, slot: Int) {
+        self.up = up
+        self.slot = slot
+        super.init(isSingle: true)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        up == 0 ? frame.slots[slot] : frame.ancestor(up).slots[slot]
+    }
+}
+
+/// `empty`
+final class _EmptyNode: _Node {
+    init() { super.init(isSingle: false) }
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {}
+}
+
+// MARK: - Composition
+
+/// `a | b`
+final class _PipeNode: _Node {
+    let left: _Node
+    let right: _Node
+
+    init(_ left: _Node, _ right: _Node) {
+        self.left = left
+        self.right = right
+        super.init(isSingle: left.isSingle && right.isSingle)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path == nil, left.isSingle {
+            return try right.run(try left.value(input, frame), nil, frame, emit)
+        }
+        let right = self.right
+        try left.run(input, path, frame) { value, valuePath in
+            try right.run(value, valuePath, frame, emit)
+        }
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        try right.value(try left.value(input, frame), frame)
+    }
+}
+
+/// `a, b`
+final class _CommaNode: _Node {
+    let left: _Node
+    let right: _Node
+
+    init(_ left: _Node, _ right: _Node) {
+        self.left = left
+        self.right = right
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        try left.run(input, path, frame, emit)
+        try right.run(input, path, frame, emit)
+    }
+}
+
+/// `[f]`
+final class _ArrayNode: _Node {
+    let body: _Node?
+
+    init(_ body: _Node?) {
+        self.body = body
+        super.init(isSingle: true)
+    }
+
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        guard let body else { return .array([]) }
+        if body.isSingle { return .array([try body.value(input, frame)]) }
+        var elements: [JSONValue] = []
+        try body.run(input, nil, frame) { value, _ in elements.append(value) }
+        return .array(elements)
+    }
+}
+
+/// `f?` and `try f catch g`. A `break` passes through; only errors are caught.
+final class _TryNode: _Node {
+    let body: _Node
+    let handler: _Node?
+
+    init(_ body: _Node, handler: _Node?) {
+        self.body = body
+        self.handler = handler
+        super.init(isSingle: false)
+    }
+
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        // An error raised downstream (inside `emit`) is not this try's to
+        // catch: jq stops the body and lets it propagate.
+        var downstream: (any Error)?
+        do {
+            try body.run(input, path, frame) { value, valuePath in
+                do {
+                    try emit(value, valuePath)
+                } catch {
+                    downstream = error
+                    throw error
+                }
+            }
+        } catch let error as JSONFilterError {
+            if let downstream { throw downstream }
+            guard let handler else { return }
+            try handler.run(error.value, nil, frame) { value, _ in
+                if path != nil { throw _Node.invalidPath(value) }
+                try emit(value, nil)
+            }
+        }
+    }
+}
