@@ -4,7 +4,7 @@ import StreamingJSON
 import Testing
 
 /// One case of the jq corpus (`Tests/Fixtures/jq/cases.json`): a filter, an
-/// input and jq 1.6's stdout and exit status, recorded by `scripts/jq-expectations`.
+/// input and jq 1.8.2's stdout and exit status, recorded by `scripts/jq-expectations`.
 struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
     let name: String
     let input: String
@@ -36,10 +36,10 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
 
     @Test(arguments: JQCase.all)
     func matchesJQ(_ jqCase: JQCase) throws {
-        // With jq 1.6 installed (scripts/test installs it), the checked-in
-        // expectations are first checked against the real thing.
+        // With jq 1.8.2 at hand (scripts/jq-expectations caches one), the
+        // checked-in expectations are first checked against the real thing.
         if let live = try JQLive.run(jqCase) {
-            #expect(live.lines == jqCase.expected, "checked-in expectations differ from jq 1.6: scripts/jq-expectations")
+            #expect(live.lines == jqCase.expected, "checked-in expectations differ from jq 1.8.2: scripts/jq-expectations")
             #expect(live.exit == jqCase.exit)
         }
         let run = try JQEmulation(jqCase)
@@ -106,14 +106,21 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// jq 1.6 itself, when installed: the case run the way scripts/jq-expectations runs it.
+/// jq 1.8.2 itself, when at hand ($JQ182, the cache of scripts/lib/references.sh,
+/// or a jq on the usual paths that is 1.8.2): the case run the way
+/// scripts/jq-expectations runs it.
 enum JQLive {
     static let executable: URL? = {
-        for directory in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
-            let url = URL(fileURLWithPath: directory).appendingPathComponent("jq")
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].map { $0 + "/streamingjson" }
+            ?? environment["HOME"].map { $0 + "/.cache/streamingjson" }
+        let candidates = [environment["JQ182"], cache.map { $0 + "/jq-1.8.2/bin/jq" }].compactMap { $0 }
+            + ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { $0 + "/jq" }
+        for path in candidates {
+            let url = URL(fileURLWithPath: path)
             guard FileManager.default.isExecutableFile(atPath: url.path),
                   let version = try? output(of: url, ["--version"]).stdout,
-                  version.hasPrefix("jq-1.6") else { continue }
+                  version.hasPrefix("jq-1.8.2") else { continue }
             return url
         }
         return nil

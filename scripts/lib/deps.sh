@@ -11,6 +11,7 @@ ensure_packages() {
             libonig-dev) pkg-config --exists oniguruma 2>/dev/null || missing+=("$pkg") ;;
             yajl-tools) command -v json_verify >/dev/null 2>&1 || missing+=("$pkg") ;;
             python3-venv) python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=("$pkg") ;;
+            build-essential) { command -v cc && command -v make; } >/dev/null 2>&1 || missing+=("$pkg") ;;
             *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
         esac
     done
@@ -23,6 +24,7 @@ ensure_packages() {
                 libyajl-dev|yajl-tools) brew_names+=(yajl) ;;
                 libonig-dev) brew_names+=(oniguruma) ;;
                 python3-venv) brew_names+=(python3) ;;
+                build-essential) echo "Missing a C compiler or make: xcode-select --install" >&2; return 1 ;;
                 *) brew_names+=("$pkg") ;;
             esac
         done
