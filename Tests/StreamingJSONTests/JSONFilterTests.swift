@@ -126,21 +126,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("def f: 1; f", 1, "def"),
-        (".a | foreach .[] as $x (0; 1)", 6, "foreach"),
-        ("label $out | 1", 1, "label"),
-        (".a |= 1", 4, "|="),
-        (".a = 1", 4, "="),
-        (".a //= 1", 4, "//="),
-        ("input", 1, "input/0"),
+        ("def f: g; f", 8, "g/0 is not defined"),
+        (".a | break $out", 6, "$*label-out is not defined"),
+        ("def f($a): $b; f(1)", 12, "$b is not defined"),
         ("map(.) | frobnicate(1)", 10, "frobnicate/1"),
         ("$nope", 1, "$nope is not defined"),
         (". as $x | $y", 11, "$y is not defined"),
-        (".a[", 4, "unexpected end of filter"),
+        (".a[", 4, "unexpected end of file"),
         ("{a:}", 4, "unexpected '}'"),
         ("\"abc", 1, "unterminated string"),
-        ("@foo", 1, "foo is not a valid format"),
-        ("[1,2", 5, "unexpected end of filter"),
+        ("[1,2", 5, "unexpected end of file"),
     ])
     func compileErrorsNameTheColumn(_ source: String, _ column: Int, _ fragment: String) {
         do {

@@ -119,7 +119,6 @@ struct _Compiler {
             return _TryNode(try compile(body, scope, level),
                             handler: try handler.map { try compile($0, scope, level) } ?? _EmptyNode())
         case .string(let pieces, let format):
-            if let format { try _Formats.check(format, column: 1) }
             let compiled: [_InterpolationNode.Piece] = try pieces.map { piece in
                 switch piece {
                 case .text(let text): return .text(text)
@@ -128,7 +127,6 @@ struct _Compiler {
             }
             return _InterpolationNode(compiled, format: format)
         case .format(let name):
-            try _Formats.check(name, column: 1)
             return _FormatNode(name)
         case .array(let body):
             return _ArrayNode(try body.map { try compile($0, scope, level) })

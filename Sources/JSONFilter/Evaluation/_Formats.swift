@@ -5,13 +5,6 @@ import StreamingJSON
 enum _Formats {
     static let names: Set<String> = ["text", "json", "csv", "tsv", "html", "uri", "sh", "base64", "base64d"]
 
-    /// Rejects an unknown `@name` at compile time.
-    static func check(_ name: String, column: Int) throws {
-        guard names.contains(name) else {
-            throw JSONFilterError(message: "\(name) is not a valid format", column: column)
-        }
-    }
-
     static func apply(_ name: String, to input: JSONValue) throws -> String {
         switch name {
         case "text": return _Builtins.tostring(input)

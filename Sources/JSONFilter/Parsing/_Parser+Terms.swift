@@ -71,6 +71,9 @@ extension _Parser {
     // MARK: Terms
 
     private mutating func term() throws -> _Filter {
+        let outer = nesting
+        defer { nesting = outer }
+        try deeper()
         let token = peek
         switch token.kind {
         case .symbol("."):

@@ -43,7 +43,7 @@ struct _Parser {
     /// The parser, and every walk of the finished tree after it, recurses
     /// about once per level, so a program nested deeper than this is a
     /// compile error, not a stack overflow.
-    static let maxNesting = 512
+    static let maxNesting = 256
 
     static let keywords: Set<String> = [
         "as", "def", "module", "import", "include", "if", "then", "else", "elif", "reduce", "foreach", "end",

@@ -44,14 +44,14 @@ class _Node {
     /// jq's error for a value that is not part of the tracked input.
     @inline(never)
     static func invalidPath(_ value: JSONValue) -> JSONFilterError {
-        JSONFilterError(message: "Invalid path expression with result \(_shortJSON(value))")
+        JSONFilterError(message: "Invalid path expression with result \(_shortJSON(value, bufferSize: 30))")
     }
 
     @inline(never)
     static func invalidPathAccess(_ key: JSONValue, of value: JSONValue) -> JSONFilterError {
         let what: String
         if case .string(let name) = key { what = "element \(JSONValue.string(name))" } else { what = "element \(key)" }
-        return JSONFilterError(message: "Invalid path expression near attempt to access \(what) of \(_shortJSON(value))")
+        return JSONFilterError(message: "Invalid path expression near attempt to access \(what) of \(_shortJSON(value, bufferSize: 30))")
     }
 
     @inline(never)
@@ -72,12 +72,13 @@ class _Node {
     }
 }
 
-/// jq's compact text of a value in messages, cut to 11 bytes plus `...`
-/// when longer (as jq's `jv_dump_string_trunc` does).
-func _shortJSON(_ value: JSONValue, limit: Int = 11) -> String {
+/// jq's compact text of a value in messages, as `jv_dump_string_trunc`
+/// writes it into a buffer of `bufferSize` bytes: when it does not fit,
+/// its first `bufferSize - 4` bytes and `...`.
+func _shortJSON(_ value: JSONValue, bufferSize: Int = 15) -> String {
     var text = Array(_jqText(value).utf8)
-    if text.count > limit {
-        text = Array(text[0..<limit]) + Array("...".utf8)
+    if text.count > bufferSize - 1 {
+        text = Array(text[0..<(bufferSize - 4)]) + Array("...".utf8)
     }
     return String(decoding: text, as: UTF8.self)
 }
