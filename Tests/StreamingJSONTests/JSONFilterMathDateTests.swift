@@ -3,8 +3,8 @@ import Testing
 
 @testable import JSONFilter
 
-/// jq 1.8.2's math library as `_MathLibrary` computes it, against values
-/// recorded from jq 1.8.2.
+/// jq 1.8.2's math library and date functions as `_MathLibrary` and
+/// `_DateLibrary` compute them, against values recorded from jq 1.8.2.
 ///
 /// Every expected value here was recorded by running the jq 1.8.2 binary
 /// (x86-64, glibc 2.36, `LC_ALL=C`, `TZ` unset unless a case sets it) and
@@ -12,7 +12,10 @@ import Testing
 /// and the infinities spelled `nan`, `inf`, `-inf` (jq itself prints them as
 /// `null` and `±1.7976931348623157e+308`, which would hide the difference).
 /// Last-place differences between C libraries can move a few of them.
-@Suite struct JSONFilterMathDateTests {
+///
+/// Serialized: the local-time test changes the process's `TZ`, so nothing
+/// else here runs while it does.
+@Suite(.serialized) struct JSONFilterMathDateTests {
     /// One function over `unaryInputs` or `binaryInputs`: jq's results in order.
     struct MathCase: Sendable, CustomTestStringConvertible {
         let name: String
