@@ -17,7 +17,7 @@ enum _Natives {
         if args.count == 2, let math = _MathLibrary.binary(name) {
             return _ValueFunctionNode(args) { _, values in
                 guard case .number(let a) = values[0], case .number(let b) = values[1] else {
-                    throw _MathLibrary.typeError(name, values[0], values[1])
+                    throw _MathLibrary.typeError(name, values.first { if case .number = $0 { return false } else { return true } } ?? values[0])
                 }
                 return math(a.double, b.double)
             }
@@ -25,7 +25,7 @@ enum _Natives {
         if args.count == 3, let math = _MathLibrary.ternary(name) {
             return _ValueFunctionNode(args) { _, values in
                 guard case .number(let a) = values[0], case .number(let b) = values[1], case .number(let c) = values[2] else {
-                    throw _MathLibrary.typeError(name, values[0], values[1], values[2])
+                    throw _MathLibrary.typeError(name, values.first { if case .number = $0 { return false } else { return true } } ?? values[0])
                 }
                 return math(a.double, b.double, c.double)
             }
@@ -232,9 +232,9 @@ enum _Natives {
         "_min_by_impl/1": { input, args in try extremeBy(input, args[0], max: false) },
         "_max_by_impl/1": { input, args in try extremeBy(input, args[0], max: true) },
         "bsearch/1": { input, args in try bsearch(input, args[0]) },
-        "strftime/1": { try _DateLibrary.strftime($0, format: $1[0]) },
-        "strflocaltime/1": { try _DateLibrary.strflocaltime($0, format: $1[0]) },
-        "strptime/1": { try _DateLibrary.strptime($0, format: $1[0]) },
+        "strftime/1": { try _DateLibrary.strftime($0, $1[0]) },
+        "strflocaltime/1": { try _DateLibrary.strflocaltime($0, $1[0]) },
+        "strptime/1": { try _DateLibrary.strptime($0, $1[0]) },
     ]
 
     /// `add`: the sum in place, so that adding up arrays or strings does
