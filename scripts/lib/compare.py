@@ -35,10 +35,12 @@ class Row:
     round's file would otherwise free its pages inside the timed run)."""
 
     def __init__(self, section, key, name, command, stdin=None, output=None, timing="wall", size=None,
-                 writes=None):
+                 writes=None, label=None):
         self.section, self.key, self.name, self.command = section, key, name, command
         self.stdin, self.output, self.timing, self.size = stdin, output, timing, size
         self.writes = writes
+        # How the checks of other rows name this one ("identical to jq 1.8.2").
+        self.label = label or name.split(" ")[0]
         self.seconds, self.bytes, self.peaks, self.fields = [], [], [], []
         self.failed = None
         self.check = ""
@@ -106,12 +108,14 @@ def machine_line(args):
     yajl = run_text(["pkg-config", "--modversion", "yajl"])
     swift = run_text(["swift", "--version"]).replace("Swift version ", "")
     ijson = run_text([args.ijson_python, "-c", "import ijson; print(ijson.__version__)"]) if args.ijson_python else "n/a"
-    return ("Machine: %d cores (nproc), %s; %s %s; Swift %s; yajl %s; %s; %s; ijson %s (yajl2_c), Python %s; %s. "
+    version = lambda binary: run_text([binary, "--version"]).split(" (")[0] if binary else "n/a"  # noqa: E731
+    jqs = "; ".join([version(args.jq), version(args.jaq), version(args.gojq)]
+                    + (["%s (Debian)" % version(args.jq16)] if args.jq16 else []))
+    return ("Machine: %d cores (nproc), %s; %s %s; Swift %s; yajl %s; %s; ijson %s (yajl2_c), Python %s; %s. "
             "%d run%s of each contender, interleaved; medians; peak = largest peak RSS of the process. "
             "Load average (1 min) %s at the start, %s at the end: other work on the machine slows the "
             "two-thread contenders most." % (
-                os.cpu_count() or 0, model, platform.system(), platform.release(), swift, yajl,
-                run_text(["jq", "--version"]), run_text(["gojq", "--version"]).split(" (")[0], ijson,
+                os.cpu_count() or 0, model, platform.system(), platform.release(), swift, yajl, jqs, ijson,
                 run_text([args.ijson_python, "-c", "import platform; print(platform.python_version())"])
                 if args.ijson_python else "?",
                 datetime.date.today().isoformat(), args.runs, "" if args.runs == 1 else "s", args.load_start, load()))
@@ -124,6 +128,10 @@ def main():
     parser.add_argument("--file-1gib", default="", help="the 1 GiB records array; empty to skip")
     parser.add_argument("--bench", required=True)
     parser.add_argument("--jsonstream", required=True)
+    parser.add_argument("--jq", default="", help="jq 1.8.2, the reference of the filter table; empty if there is none")
+    parser.add_argument("--jaq", default="", help="jaq 3.1; empty if there is none")
+    parser.add_argument("--gojq", default="", help="gojq; empty if there is none")
+    parser.add_argument("--jq16", default="", help="Debian's jq 1.6, an extra row; empty to leave it out")
     parser.add_argument("--ijson-python", default="", help="a python with ijson's yajl2_c; empty if there is none")
     parser.add_argument("--ijson-problem", default="")
     parser.add_argument("--twitter", required=True)
@@ -168,9 +176,17 @@ def build_rows(args, scratch):
         Row("twitter", "twitter-foundation", "Foundation JSONDecoder().decode(Status.self, from:)",
             [bench, "twitter-docs-foundation", args.twitter, str(args.twitter_rounds)], timing="bench"),
 
-        Row("filter", "jq", "jq -c '.[] | F'", ["jq", "-c", ".[] | " + FILTER, path], output=out("jq.out"), size=size),
-        Row("filter", "gojq", "gojq -c '.[] | F'", ["gojq", "-c", ".[] | " + FILTER, path], output=out("gojq.out"),
-            size=size),
+        Row("filter", "jq", "jq 1.8.2 -c '.[] | F'", [args.jq or "jq-1.8.2", "-c", ".[] | " + FILTER, path],
+            output=out("jq.out"), size=size, label="jq 1.8.2"),
+        Row("filter", "jaq", "jaq 3.1 -c '.[] | F'", [args.jaq or "jaq", "-c", ".[] | " + FILTER, path],
+            output=out("jaq.out"), size=size),
+        Row("filter", "gojq", "gojq -c '.[] | F'", [args.gojq or "gojq", "-c", ".[] | " + FILTER, path],
+            output=out("gojq.out"), size=size),
+    ]
+    if args.jq16:
+        rows.append(Row("filter", "jq16", "jq 1.6 (Debian) -c '.[] | F'", [args.jq16, "-c", ".[] | " + FILTER, path],
+                        output=out("jq16.out"), size=size))
+    rows += [
         Row("filter", "jsonstream", "jsonstream 'F'", [args.jsonstream, FILTER, path], output=out("jsonstream.out"),
             size=size),
         Row("filter", "ijson", "Python ijson yajl2_c items() + F", (ijson or ["ijson"]) + [path],
@@ -194,6 +210,9 @@ def build_rows(args, scratch):
         for row in rows:
             if row.key.startswith("ijson"):
                 row.failed = args.ijson_problem or "ijson's yajl2_c backend is not available"
+    for key, binary, what in (("jq", args.jq, "jq 1.8.2"), ("jaq", args.jaq, "jaq 3.1"), ("gojq", args.gojq, "gojq")):
+        if not binary:
+            next(row for row in rows if row.key == key).failed = "%s is not available (scripts/lib/references.sh)" % what
     return rows
 
 
@@ -317,12 +336,12 @@ def check_outputs(args, by_key, problems):
             if row is None or not row.ok or row is reference:
                 continue
             same = subprocess.run(["cmp", "-s", reference.output, row.output]).returncode == 0
-            row.check = "identical to %s (cmp)" % reference.name.split(" ")[0] if same else \
-                "DIFFERENT from %s" % reference.name.split(" ")[0]
+            row.check = "identical to %s (cmp)" % reference.label if same else \
+                "DIFFERENT from %s" % reference.label
             if not same:
                 problems.append("%s: output differs from %s's" % (row.name, reference.name))
 
-    compare_files(["gojq", "jsonstream", "ijson"], "jq")
+    compare_files(["jaq", "gojq", "jq16", "jsonstream", "ijson"], "jq")
     compare_files(["ijson-1g"], "jsonstream-1g")
 
 
@@ -339,7 +358,7 @@ def sections(args):
         ("twitter", "Small documents: twitter.json's statuses, each its own document, one reused decoder "
                     "(time of the decoding alone)", "twitter-foundation", None),
         ("filter", "Filter, %s: F = `%s` (wall time; outputs compared with cmp)" % (size, FILTER), "jq", "verify"),
-        ("1gib", "Streaming only, %s records array (wall time; Foundation, jq and gojq would need 5-30x the "
+        ("1gib", "Streaming only, %s records array (wall time; Foundation, jq, jaq and gojq would need 5-30x the "
                  "file in memory)" % big, None, "verify-1g"),
     ]
 
@@ -352,7 +371,7 @@ def tables(args, rows, by_key):
             continue
         reference = by_key.get(reference_key) if reference_key else None
         ceiling = by_key.get(ceiling_key) if ceiling_key else None
-        times = "x jq" if section == "filter" else "x Foundation"
+        times = "x jq 1.8.2" if section == "filter" else "x Foundation"
         lines += ["### " + title, ""]
         lines.append("| contender | seconds | MB/s | %% of json_verify | %s | peak MiB | check |" % times)
         lines.append("|---|---:|---:|---:|---:|---:|---|")
@@ -400,15 +419,15 @@ def targets(args, by_key):
     else:
         missing(label, "stream", "verify", "foundation")
 
-    label = "jsonstream >= 8x jq, faster than gojq, >= 4x ijson, identical output"
-    if have("jsonstream", "jq", "gojq", "ijson"):
-        jq, gojq, ijson = (speedup("jsonstream", key) for key in ("jq", "gojq", "ijson"))
+    label = "jsonstream >= 8x jq 1.8.2 and >= 4x jaq, faster than gojq, identical output"
+    if have("jsonstream", "jq", "jaq", "gojq"):
+        jq, jaq, gojq = (speedup("jsonstream", key) for key in ("jq", "jaq", "gojq"))
         identical = by_key["jsonstream"].check.startswith("identical")
-        line(label, jq >= 8 and gojq > 1 and ijson >= 4 and identical,
-             "%.1fx jq, %.1fx gojq, %.1fx ijson; output %s" % (
-                 jq, gojq, ijson, "identical" if identical else "DIFFERENT"))
+        line(label, jq >= 8 and jaq >= 4 and gojq > 1 and identical,
+             "%.1fx jq 1.8.2, %.1fx jaq, %.1fx gojq; output %s" % (
+                 jq, jaq, gojq, "identical" if identical else "DIFFERENT"))
     else:
-        missing(label, "jsonstream", "jq", "gojq", "ijson")
+        missing(label, "jsonstream", "jq", "jaq", "gojq")
 
     label = "JSONStreamWriter >= 10x JSONEncoder"
     if have("writer", "encode-foundation"):
