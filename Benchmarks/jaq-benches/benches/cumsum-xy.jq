@@ -1,0 +1,1 @@
+[foreach range(.) as $x (0; . + $x; $x, .)]

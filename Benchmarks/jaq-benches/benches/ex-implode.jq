@@ -1,0 +1,1 @@
+[limit(.; repeat("a"))] | add | explode | implode

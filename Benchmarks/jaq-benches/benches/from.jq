@@ -1,0 +1,1 @@
+[limit(.; 0 | recurse(.+1))]

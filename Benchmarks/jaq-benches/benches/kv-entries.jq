@@ -1,0 +1,1 @@
+[range(.) | {(tostring): .}] | add | with_entries(.value += 1)

@@ -1,0 +1,1 @@
+reduce range(.) as $x ([[]]; .[0] += [$x])

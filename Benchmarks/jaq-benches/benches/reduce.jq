@@ -1,0 +1,1 @@
+reduce range(.) as $x ([]; . + [$x + .[-1]])

@@ -1,0 +1,1 @@
+[limit(.; repeat(1))]

@@ -1,0 +1,1 @@
+nth(.; 0 | recurse([., .])) | [contains(.)]
