@@ -92,12 +92,15 @@ final class _Program {
         }
         scope = try compiler.importModules(parsed.imports, scope, level, slots: &slots)
         body = try compiler.compile(parsed.filter, scope, level)
+        _Singleness.revise([body])
         slotCount = level.slotCount
         initialSlots = slots
     }
 
     func run(_ input: JSONValue, context: JSONFilterContext?, _ emit: (JSONValue) throws -> Void) throws {
         let runtime = _Runtime(context: context ?? JSONFilterContext())
+        // A frame per run: the root frame holds the arguments and the
+        // program's top-level variables.
         let frame = _Frame(parent: nil, slotCount: slotCount, closures: [], runtime: runtime)
         for (index, value) in initialSlots.enumerated() { frame.slots[index] = value }
         do {

@@ -161,7 +161,7 @@ struct JSONStreamCommand: ParsableCommand {
         } catch {
             exitForCommandLineError(error)
         }
-        terminate(runJSONStream(options).rawValue)
+        terminate(runOnLargeStack { runJSONStream(options) }.rawValue)
     }
 
     /// `--help` and `--version` print to stdout and exit 0; anything else is

@@ -56,6 +56,8 @@ final class _ValueFunctionNode: _Node {
 final class _NativeNode: _Node {
     typealias Body = (JSONValue, _Path?, _Frame, _Emit) throws -> Void
     let body: Body
+    /// The filter arguments the body runs, for passes over the tree.
+    var arguments: [_Lambda] = []
 
     init(single: Bool = false, _ body: @escaping Body) {
         self.body = body

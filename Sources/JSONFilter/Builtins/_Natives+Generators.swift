@@ -198,10 +198,12 @@ extension _Natives {
         }
     }
 
-    /// `repeat(f)`: `def r: ., (f | r); r` on the input, looping while `f`
-    /// has one output.
-    static func repeatNode(_ step: _Lambda) -> _Node {
-        recurse(step, nil)
+    /// `repeat(f)`: jq 1.8's `def _repeat: f, _repeat;` — the outputs of
+    /// `f` on the same input, again and again, in a loop.
+    static func repeatNode(_ body: _Lambda) -> _Node {
+        _NativeNode { input, path, frame, emit in
+            while true { try body.run(input, path, frame, emit) }
+        }
     }
 
     static func map(_ body: _Lambda) -> _Node {

@@ -30,7 +30,9 @@ enum _Natives {
                 return math(a.double, b.double, c.double)
             }
         }
-        return try generator(key, args)
+        let node = try generator(key, args)
+        (node as? _NativeNode)?.arguments = args
+        return node
     }
 
     static func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }

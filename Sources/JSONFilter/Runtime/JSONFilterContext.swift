@@ -27,8 +27,18 @@ public final class JSONFilterContext: @unchecked Sendable {
     public var inputFilename: JSONValue = .null
     /// What `input_line_number` returns.
     public var inputLineNumber: Int = 0
-    /// `$ENV` and `env`.
-    public var environment: [String: String]
+    /// `$ENV` and `env`: the process's environment unless set. Read on
+    /// first use, since most programs never look.
+    public var environment: [String: String] {
+        get {
+            if let storedEnvironment { return storedEnvironment }
+            let current = ProcessInfo.processInfo.environment
+            storedEnvironment = current
+            return current
+        }
+        set { storedEnvironment = newValue }
+    }
+    private var storedEnvironment: [String: String]?
     /// `$__prog_args`-style named and positional arguments, `$ARGS`.
     public var namedArguments: JSONValue = .object(JSONObject([("positional", .array([])), ("named", .object(JSONObject()))]))
     /// Receives `debug`'s messages (jq writes `["DEBUG:",value]` to stderr).
@@ -39,7 +49,6 @@ public final class JSONFilterContext: @unchecked Sendable {
     /// A context with no further inputs, the process's environment, and
     /// `debug`/`stderr` writing to standard error as jq does.
     public init() {
-        environment = ProcessInfo.processInfo.environment
         debug = { value in
             let text = "[\"DEBUG:\",\(value)]\n"
             _writeStandardError(text)

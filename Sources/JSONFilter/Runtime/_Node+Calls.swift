@@ -10,6 +10,9 @@ final class _Function {
     /// For each `$param`: which closure gives its values, and its slot.
     var valueParameters: [(closure: Int, slot: Int)] = []
     var body: _Node = _EmptyNode()
+    /// Whether every call gives exactly one output (or fails), given
+    /// single arguments for its `$params`: see `_Singleness`.
+    var isSingle = false
 
     init(name: String, arity: Int) {
         self.name = name
@@ -32,7 +35,19 @@ final class _CallNode: _Node {
         super.init(isSingle: false)
     }
 
+    override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        try _Node.checkStack()
+        let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
+        let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
+                            runtime: frame.runtime)
+        for parameter in function.valueParameters {
+            callee.slots[parameter.slot] = try arguments[parameter.closure].value(input, frame)
+        }
+        return try function.body.value(input, callee)
+    }
+
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        if path == nil, isSingle { return try emit(try value(input, frame), nil) }
         try _Node.checkStack()
         let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
         let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,

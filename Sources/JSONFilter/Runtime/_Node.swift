@@ -21,7 +21,9 @@ typealias _Emit = (JSONValue, _Path?) throws -> Void
 /// and computes it with `value(_:_:)`, with no continuation; most of what
 /// a typical element-wise filter evaluates takes that path.
 class _Node {
-    let isSingle: Bool
+    /// Set at construction from the children; calls of `def`s are revised
+    /// once the whole program is compiled (`_Singleness`).
+    var isSingle: Bool
 
     init(isSingle: Bool) {
         self.isSingle = isSingle
