@@ -98,10 +98,10 @@ final class _Program {
     }
 
     func run(_ input: JSONValue, context: JSONFilterContext?, _ emit: (JSONValue) throws -> Void) throws {
-        let runtime = _Runtime(context: context ?? JSONFilterContext())
+
         // A frame per run: the root frame holds the arguments and the
         // program's top-level variables.
-        let frame = _Frame(parent: nil, slotCount: slotCount, closures: [], runtime: runtime)
+        let frame = _Frame(parent: nil, slotCount: slotCount, closures: [], context: context ?? JSONFilterContext())
         for (index, value) in initialSlots.enumerated() { frame.slots[index] = value }
         do {
             try body.run(input, nil, frame) { value, _ in try emit(value) }

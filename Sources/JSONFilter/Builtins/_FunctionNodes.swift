@@ -86,7 +86,7 @@ final class _ContextValueNode: _Node {
     }
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
-        let context = frame.runtime.context
+        let context = frame.context
         switch item {
         case .environment: return context.environmentValue
         case .arguments: return context.namedArguments
@@ -100,7 +100,7 @@ extension _Lambda {
     /// Runs the lambda and stops it after `body` returns false.
     func generate(_ input: JSONValue, _ path: _Path?, _ frame: _Frame,
                   while body: (JSONValue, _Path?) throws -> Bool) throws {
-        let label = frame.runtime.newLabel()
+        let label = frame.context.newLabel()
         do {
             try run(input, path, frame) { value, valuePath in
                 if try !body(value, valuePath) { throw _Break(label: label) }

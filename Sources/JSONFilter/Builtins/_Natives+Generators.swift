@@ -32,25 +32,25 @@ extension _Natives {
         case "add/1": return add(args[0])
         case "input/0":
             return _NativeNode { _, path, frame, emit in
-                guard let next = try frame.runtime.nextInput() else { throw JSONFilterError(message: "No more inputs") }
+                guard let next = try frame.context.nextValue() else { throw JSONFilterError(message: "No more inputs") }
                 if path != nil { throw _Node.invalidPath(next) }
                 try emit(next, nil)
             }
         case "inputs/0":
             return _NativeNode { _, path, frame, emit in
-                while let next = try frame.runtime.nextInput() {
+                while let next = try frame.context.nextValue() {
                     if path != nil { throw _Node.invalidPath(next) }
                     try emit(next, nil)
                 }
             }
         case "debug/0":
             return _NativeNode { input, path, frame, emit in
-                frame.runtime.context.debug(input)
+                frame.context.debug(input)
                 try emit(input, path)
             }
         case "stderr/0":
             return _NativeNode { input, path, frame, emit in
-                frame.runtime.context.stderr(input)
+                frame.context.stderr(input)
                 try emit(input, path)
             }
         case "input_filename/0": return _ContextValueNode(.inputFilename)

@@ -70,7 +70,7 @@ enum _MathLibrary {
     /// does not name the function; `name` is taken so that every caller
     /// passes the same pair whichever function failed.
     static func typeError(_ name: String, _ value: JSONValue) -> JSONFilterError {
-        JSONFilterError(message: "\(_describe(value, bufferSize: 30)) number required")
+        JSONFilterError(message: "\(_describe(value)) number required")
     }
 
     /// The number in `value`, or `typeError(name, value)`. jq checks the
@@ -226,25 +226,3 @@ private func _lgammaWithSign(_ x: Double) -> (Double, Int32) {
 }
 #endif
 
-/// jq 1.8.2's `type (json)` text for error messages raised from builtin.c,
-/// which cuts the JSON to `bufferSize - 1` bytes (`jv_dump_string_trunc`):
-/// longer text keeps `bufferSize - 5` bytes (`- 4` when it does not open
-/// with a quote or bracket), backed off to a character boundary, then `...`
-/// and the closing quote or bracket.
-func _describe(_ value: JSONValue, bufferSize: Int) -> String {
-    let text = Array(_jqText(value).utf8)
-    guard text.count > bufferSize - 1 else {
-        return "\(value.typeName) (\(String(decoding: text, as: UTF8.self)))"
-    }
-    let closing: UInt8? = switch text.first {
-    case UInt8(ascii: "\""): UInt8(ascii: "\"")
-    case UInt8(ascii: "["): UInt8(ascii: "]")
-    case UInt8(ascii: "{"): UInt8(ascii: "}")
-    default: nil
-    }
-    var kept = bufferSize - (closing == nil ? 4 : 5)
-    while kept > 0, text[kept] & 0xC0 == 0x80 { kept -= 1 }
-    var cut = Array(text[..<kept]) + Array("...".utf8)
-    if let closing { cut.append(closing) }
-    return "\(value.typeName) (\(String(decoding: cut, as: UTF8.self)))"
-}

@@ -5,7 +5,7 @@ import Foundation
 @preconcurrency import COniguruma
 import StreamingJSON
 
-/// One capture group of a match, as jq 1.6 reports it: offsets and lengths in
+/// One capture group of a match, as jq 1.8 reports it: offsets and lengths in
 /// code points; a group that did not take part has offset -1 and a null string.
 struct _RegexCapture {
     let offset: Int
@@ -145,55 +145,56 @@ final class _Regex {
         }
     }
 
-    /// jq 1.6's f_match loop: the first match, or with `global` every match.
+    /// jq 1.8's f_match loop: the first match, or with `global` every match.
     ///
-    /// After a zero-width match jq moves the search start one byte past the
-    /// previous start (not past the match) and never searches again once the
-    /// start reaches the end, so `"abc" | match("";"g")` finds offsets 0, 1, 2
-    /// and `(?=c)` finds offset 2 three times. Those answers are mirrored.
-    /// One byte is one code point in ASCII; inside a multi-byte character jq
-    /// 1.6 crashes (it searches from the middle of it), so here the start moves
-    /// by the whole character instead.
+    /// After a zero-width match the search goes on one character past it (so
+    /// `"qux" | match("(?=u)"; "g")` matches once), and an empty match at the
+    /// very end is reported too (`"abc" | match(""; "g")` finds offsets 0 to 3).
     func matches(_ subject: UnsafeBufferPointer<UInt8>, global: Bool) throws -> [_RegexMatch] {
         try _Regex.withBase(subject) { base in
             var results: [_RegexMatch] = []
             var counter = _CodePointCounter(base: base, count: subject.count)
             var start = 0
             repeat {
-                // Past the end only after an empty match in empty text: jq's search then fails.
-                guard start <= subject.count, try search(base, count: subject.count, from: start) != nil else { break }
+                guard try search(base, count: subject.count, from: start) != nil else { break }
                 let begin = Int(region.pointee.beg[0]), end = Int(region.pointee.end[0])
-                if begin == end {
-                    let offset = counter.boundaries(before: begin).count
-                    results.append(_RegexMatch(bytes: begin..<end, offset: offset, length: 0, string: "", captures: []))
-                    start += start < subject.count ? _utf8SequenceLength(base[start]) : 1
-                    continue
-                }
-                let (offset, length) = counter.span(begin, end)
-                var captures: [_RegexCapture] = []
-                for group in 1..<Int(max(region.pointee.num_regs, 1)) {
-                    let groupBegin = Int(region.pointee.beg[group]), groupEnd = Int(region.pointee.end[group])
-                    let name = names[group]
-                    if groupBegin == groupEnd {
-                        let offset = groupBegin == -1 ? -1 : counter.boundaries(before: groupBegin).count
-                        captures.append(_RegexCapture(offset: offset, length: 0, string: groupBegin == -1 ? nil : "", name: name))
-                    } else {
-                        let (offset, length) = counter.span(groupBegin, groupEnd)
-                        captures.append(_RegexCapture(offset: offset, length: length,
-                                                      string: _string(base, groupBegin, groupEnd), name: name))
-                    }
-                }
+                let (offset, length) = begin == end ? (counter.boundaries(before: begin).count, 0) : counter.span(begin, end)
                 results.append(_RegexMatch(bytes: begin..<end, offset: offset, length: length,
-                                           string: _string(base, begin, end), captures: captures))
-                start = end
-            } while global && start != subject.count
+                                           string: _string(base, begin, end), captures: captures(base, &counter)))
+                if begin == end {
+                    start = end + (end < subject.count ? _utf8SequenceLength(base[end]) : 1)
+                } else {
+                    start = end
+                }
+            } while global && start <= subject.count
             return results
         }
+    }
+
+    /// The groups of the match in the region, as jq reports them.
+    private func captures(_ base: UnsafePointer<UInt8>, _ counter: inout _CodePointCounter) -> [_RegexCapture] {
+        var captures: [_RegexCapture] = []
+        for group in 1..<Int(max(region.pointee.num_regs, 1)) {
+            let groupBegin = Int(region.pointee.beg[group]), groupEnd = Int(region.pointee.end[group])
+            let name = names[group]
+            if groupBegin == groupEnd {
+                let offset = groupBegin == -1 ? -1 : counter.boundaries(before: groupBegin).count
+                captures.append(_RegexCapture(offset: offset, length: 0, string: groupBegin == -1 ? nil : "", name: name))
+            } else {
+                let (offset, length) = counter.span(groupBegin, groupEnd)
+                captures.append(_RegexCapture(offset: offset, length: length,
+                                              string: _string(base, groupBegin, groupEnd), name: name))
+            }
+        }
+        return captures
     }
 
     /// One `onig_search` from byte `start` to the end; the region holds the match.
     private func search(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) throws -> Int? {
         let end = base + count
+        // A region left from the previous match would make a longest-match
+        // search ("l") refuse anything shorter than it: jq frees it per match.
+        onig_region_clear(region)
         let status = onig_search(regex, base, end, base + start, end, region, OnigOptionType(ONIG_OPTION_NONE))
         if status >= 0 { return Int(status) }
         if status == ONIG_MISMATCH { return nil }

@@ -58,6 +58,18 @@ public final class JSONFilterContext: @unchecked Sendable {
         }
     }
 
+    private var labelCount = 0
+
+    /// A number no other label activation of a run on this context has.
+    func newLabel() -> Int {
+        labelCount += 1
+        return labelCount
+    }
+
+    func nextValue() throws -> JSONValue? {
+        try nextInput?()
+    }
+
     /// `$ENV` as a value.
     var environmentValue: JSONValue {
         .object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
@@ -73,27 +85,5 @@ func _writeStandardError(_ text: String) {
             if written <= 0 { return }
             offset += written
         }
-    }
-}
-
-/// The run-wide state every frame shares: the context, and the labels and
-/// caches of one run.
-final class _Runtime {
-    let context: JSONFilterContext
-
-    init(context: JSONFilterContext) {
-        self.context = context
-    }
-
-    private var labelCount = 0
-
-    /// A number no other label activation of this run has.
-    func newLabel() -> Int {
-        labelCount += 1
-        return labelCount
-    }
-
-    func nextInput() throws -> JSONValue? {
-        try context.nextInput?()
     }
 }

@@ -25,13 +25,13 @@ final class _Frame {
     let parent: _Frame?
     var slots: [JSONValue]
     let closures: [_Closure]
-    let runtime: _Runtime
+    let context: JSONFilterContext
 
-    init(parent: _Frame?, slotCount: Int, closures: [_Closure], runtime: _Runtime) {
+    init(parent: _Frame?, slotCount: Int, closures: [_Closure], context: JSONFilterContext) {
         self.parent = parent
         self.slots = slotCount == 0 ? [] : Array(repeating: .null, count: slotCount)
         self.closures = closures
-        self.runtime = runtime
+        self.context = context
     }
 
     /// The frame `hops` static links up.
@@ -57,7 +57,7 @@ final class _Lambda {
     @inline(__always)
     func frame(in frame: _Frame) -> _Frame {
         guard let slotCount else { return frame }
-        return _Frame(parent: frame, slotCount: slotCount, closures: [], runtime: frame.runtime)
+        return _Frame(parent: frame, slotCount: slotCount, closures: [], context: frame.context)
     }
 
     @inline(__always)

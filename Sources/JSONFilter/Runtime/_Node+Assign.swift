@@ -107,7 +107,7 @@ final class _AssignNode: _Node {
     /// The first output of `node` on `input`, or nil when it has none.
     static func firstOutput(_ node: _Node, _ input: JSONValue, _ frame: _Frame) throws -> JSONValue? {
         if node.isSingle { return try node.value(input, frame) }
-        let label = frame.runtime.newLabel()
+        let label = frame.context.newLabel()
         var first: JSONValue?
         do {
             try node.run(input, nil, frame) { value, _ in

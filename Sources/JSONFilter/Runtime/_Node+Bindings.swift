@@ -250,7 +250,7 @@ final class _LabelNode: _Node {
     }
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
-        let label = frame.runtime.newLabel()
+        let label = frame.context.newLabel()
         frame.slots[slot] = .number(JSONNumber(label))
         do {
             try body.run(input, path, frame, emit)

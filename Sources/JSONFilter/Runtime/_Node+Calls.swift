@@ -39,7 +39,7 @@ final class _CallNode: _Node {
         try _Node.checkStack()
         let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
         let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
-                            runtime: frame.runtime)
+                            context: frame.context)
         for parameter in function.valueParameters {
             callee.slots[parameter.slot] = try arguments[parameter.closure].value(input, frame)
         }
@@ -51,7 +51,7 @@ final class _CallNode: _Node {
         try _Node.checkStack()
         let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
         let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
-                            runtime: frame.runtime)
+                            context: frame.context)
         if function.valueParameters.isEmpty {
             return try function.body.run(input, path, callee, emit)
         }

@@ -46,14 +46,14 @@ class _Node {
     /// jq's error for a value that is not part of the tracked input.
     @inline(never)
     static func invalidPath(_ value: JSONValue) -> JSONFilterError {
-        JSONFilterError(message: "Invalid path expression with result \(_shortJSON(value, bufferSize: 30))")
+        JSONFilterError(message: "Invalid path expression with result \(_shortJSON(value))")
     }
 
     @inline(never)
     static func invalidPathAccess(_ key: JSONValue, of value: JSONValue) -> JSONFilterError {
         let what: String
         if case .string(let name) = key { what = "element \(JSONValue.string(name))" } else { what = "element \(key)" }
-        return JSONFilterError(message: "Invalid path expression near attempt to access \(what) of \(_shortJSON(value, bufferSize: 30))")
+        return JSONFilterError(message: "Invalid path expression near attempt to access \(what) of \(_shortJSON(value))")
     }
 
     @inline(never)
@@ -74,19 +74,33 @@ class _Node {
     }
 }
 
-/// jq's compact text of a value in messages, as `jv_dump_string_trunc`
-/// writes it into a buffer of `bufferSize` bytes: when it does not fit,
-/// its first `bufferSize - 4` bytes and `...`.
-func _shortJSON(_ value: JSONValue, bufferSize: Int = 15) -> String {
-    var text = Array(_jqText(value).utf8)
-    if text.count > bufferSize - 1 {
-        text = Array(text[0..<(bufferSize - 4)]) + Array("...".utf8)
+/// jq 1.8's compact text of a value in messages, as `jv_dump_string_trunc`
+/// writes it into a buffer of `bufferSize` bytes: text that does not fit
+/// keeps `bufferSize - 5` bytes (`- 4` when it does not open with a quote
+/// or bracket), backed off to a character boundary, then `...` and the
+/// closing quote or bracket.
+func _shortJSON(_ value: JSONValue, bufferSize: Int = 30) -> String {
+    var shown = value
+    if case .string(let string) = value, string.utf8.count > bufferSize {
+        shown = .string(String(String.UnicodeScalarView(string.unicodeScalars.prefix(bufferSize))))
     }
-    return String(decoding: text, as: UTF8.self)
+    let text = Array(_jqText(shown).utf8)
+    guard text.count > bufferSize - 1 else { return String(decoding: text, as: UTF8.self) }
+    let closing: UInt8? = switch text.first {
+    case UInt8(ascii: "\""): UInt8(ascii: "\"")
+    case UInt8(ascii: "["): UInt8(ascii: "]")
+    case UInt8(ascii: "{"): UInt8(ascii: "}")
+    default: nil
+    }
+    var kept = bufferSize - (closing == nil ? 4 : 5)
+    while kept > 0, text[kept] & 0xC0 == 0x80 { kept -= 1 }
+    var cut = Array(text[..<kept]) + Array("...".utf8)
+    if let closing { cut.append(closing) }
+    return String(decoding: cut, as: UTF8.self)
 }
 
 /// jq's short description of a value in error messages: its type and its
-/// compact JSON, cut to 11 bytes plus `...` when longer than 14.
+/// compact JSON, cut as `_shortJSON` cuts it.
 func _describe(_ value: JSONValue) -> String {
     "\(value.typeName) (\(_shortJSON(value)))"
 }
