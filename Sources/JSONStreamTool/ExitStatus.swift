@@ -1,4 +1,4 @@
-/// `jsonstream`'s exit statuses: jq 1.6's.
+/// `jsonstream`'s exit statuses: jq 1.8's.
 ///
 /// | status | meaning |
 /// |---|---|
@@ -20,15 +20,28 @@ package enum ExitStatus: Int32, Sendable {
     case runtime = 5
 }
 
-/// jq 1.6's `-e` rule, kept per *unit*: jq's `process()` call, which is one
+/// jq 1.8's `-e` rule, kept per *unit*: jq's `process()` call, which is one
 /// whole document for array input (`jq '.[] | F'` sees the file as one
-/// value) and one value for JSON Lines. The status of the last unit counts.
+/// value) and one value for JSON Lines. The last unit's status counts; when
+/// it gave no result, the last result of any earlier unit decides (none at
+/// all is 4).
 struct ExitStatusRule {
     /// jq's private codes: 14 no result yet, 11 last result false/null, 0 truthy, 5 runtime error.
     private(set) var lastUnit: Int32?
+    /// The last result of the units before the current one that ended
+    /// without an error: nil for none, else whether it was truthy.
+    private var earlierResult: Bool?
 
     /// A unit starts: no result yet.
-    mutating func beginUnit() { lastUnit = 14 }
+    mutating func beginUnit() {
+        commitUnit()
+        lastUnit = 14
+    }
+
+    private mutating func commitUnit() {
+        if lastUnit == 0 { earlierResult = true }
+        if lastUnit == 11 { earlierResult = false }
+    }
 
     /// A result of the current unit. jq counts a raw (`-r`) string as truthy output.
     @inline(__always)
@@ -38,10 +51,19 @@ struct ExitStatusRule {
 
     /// The status `-e` asks for; nil when there was no unit (jq exits 0 then).
     var exitStatus: ExitStatus? {
-        guard let lastUnit else { return nil }
+        guard var lastUnit else { return nil }
+        if lastUnit == 14 {
+            var rule = self
+            rule.commitUnit()
+            switch earlierResult {
+            case nil: lastUnit = 14
+            case false?: lastUnit = 11
+            case true?: lastUnit = 0
+            }
+        }
         return ExitStatus(rawValue: lastUnit >= 10 ? lastUnit - 10 : lastUnit)
     }
 }
 
 /// `jsonstream --version`.
-package let jsonStreamVersion = "jsonstream 0.1.0 (jq 1.6 filter syntax)"
+package let jsonStreamVersion = "jsonstream 0.1.0 (jq 1.8 filter language)"

@@ -100,12 +100,13 @@ enum _Natives {
             return .array(_Builtins.groups(sorted.map { ($0, $0) }).map { $0[0] })
         },
         "reverse/0": { input in
-            switch input {
-            case .array(let array): return .array(array.reversed())
-            case .string(let s): return .string(String(s.reversed()))
-            case .null: return .array([])
-            default: throw JSONFilterError(message: "Cannot reverse \(_describe(input))")
-            }
+            // jq 1.8.2's `[.[length - 1 - range(0; length)]]`: arrays reverse,
+            // null and empty values give [], anything else fails to index.
+            if case .array(let array) = input { return .array(array.reversed()) }
+            guard case .number(let count) = try _Builtins.length(input), count.double > 0 else { return .array([]) }
+            let last = count.double - 1
+            if case .object = input { throw _Access.indexError(input, number(last)) }
+            throw _Access.indexError(input, number(last))
         },
         "tostring/0": { .string(_Builtins.tostring($0)) },
         "tonumber/0": _Builtins.tonumber,

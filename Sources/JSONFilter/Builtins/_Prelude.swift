@@ -34,7 +34,6 @@ enum _Prelude {
     def max_by(f): _max_by_impl(map([f]));
     def paths: path(..) | select(length > 0);
     def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
-    def leaf_paths: paths(scalars);
     def any: any(.[]; .);
     def all: all(.[]; .);
     def any(f): any(.[]; f);
@@ -69,9 +68,6 @@ enum _Prelude {
     def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
     def todate: todateiso8601;
     def fromdate: fromdateiso8601;
-    def dateadd(u; n): . + n;
-    def datesub(u; n): . - n;
-    def date: todate;
     def match(re; mode): _match_impl(re; mode; false) | .[];
     def match($val):
       ($val | type) as $vt

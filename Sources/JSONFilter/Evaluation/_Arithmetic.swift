@@ -19,7 +19,9 @@ enum _Arithmetic {
         }
         // jq 1.8 negates a literal by its text: `-(1.000)` is `-1.000`.
         if let text = number.literal {
-            let negated = text.hasPrefix("-") ? String(text.dropFirst()) : "-" + text
+            // decNumber's minus is 0 - x: a zero comes out unsigned.
+            let isZero = number.double == 0
+            let negated = text.hasPrefix("-") || isZero ? String(text.drop { $0 == "-" }) : "-" + text
             if let literal = JSONNumber(text: negated) { return .number(literal) }
         }
         return .number(JSONNumber(-number.double))
@@ -76,20 +78,21 @@ enum _Arithmetic {
         }
     }
 
-    /// Numbers multiply; a string times n repeats it (null for n ≤ 0, as jq
-    /// 1.6 counts); objects merge deeply.
+    /// Numbers multiply; a string times n repeats it; objects merge deeply.
     static func multiply(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(JSONNumber(x.double * y.double))
         case (.string(let s), .number(let n)), (.number(let n), .string(let s)):
-            let extra = (n.double - 1).rounded(.towardZero)
-            guard extra >= 0, extra.isFinite else { return .null }
-            if s.isEmpty { return .string("") }
+            // jq 1.8: a negative or NaN count is null, others are truncated.
+            let count = n.double
+            guard count >= 0 else { return .null }
+            let copies = count > Double(Int32.max) ? Double(Int32.max) : count.rounded(.towardZero)
+            if s.isEmpty || copies == 0 { return .string("") }
             // jq's bound (INT_MAX bytes); it also keeps the count inside Int.
-            guard (extra + 1) * Double(s.utf8.count) <= Double(Int32.max) else {
+            guard copies * Double(s.utf8.count) <= Double(Int32.max) else {
                 throw JSONFilterError(message: "Repeat string result too long")
             }
-            return .string(String(repeating: s, count: Int(extra) + 1))
+            return .string(String(repeating: s, count: Int(copies)))
         case (.object(let x), .object(let y)):
             return .object(deepMerge(x, y))
         default:

@@ -11,7 +11,9 @@ enum _Builtins {
         switch input {
         case .null: return number(0)
         case .bool: throw JSONFilterError(message: "\(_describe(input)) has no length")
-        case .number(let n): return .number(JSONNumber(abs(n.double)))
+        case .number(let n):
+            // jq 1.8: the absolute value, a literal keeping its digits.
+            return n.double.sign == .minus ? try _Arithmetic.negate(input) : input
         case .string(let s): return number(s.unicodeScalars.count)
         case .array(let a): return number(a.count)
         case .object(let o): return number(o.count)
@@ -161,18 +163,34 @@ enum _Builtins {
 
     /// Numbers as they are; strings parsed as a JSON number (surrounding
     /// whitespace allowed); anything else is an error.
+    /// jq 1.8's `tonumber`: numbers as they are; a string holding a whole
+    /// decimal literal (an optional sign, `.5` and `1.` allowed, leading
+    /// zeros dropped) keeps its digits, `nan` and `infinity` in any case are
+    /// those values; anything else, whitespace included, is an error.
     static func tonumber(_ input: JSONValue) throws -> JSONValue {
         switch input {
         case .number: return input
         case .string(let text):
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let number = JSONNumber(text: trimmed) { return .number(number) }
-            if trimmed.isEmpty { throw JSONFilterError(message: "Expected JSON value (while parsing '\(text)')") }
-            if (try? parseJSON(text)) != nil {
-                throw JSONFilterError(message: "\(_describe(input)) cannot be parsed as a number")
+            var body = Substring(text)
+            var negative = false
+            if let sign = body.first, sign == "+" || sign == "-" {
+                negative = sign == "-"
+                body = body.dropFirst()
             }
-            throw JSONFilterError(message:
-                "Invalid numeric literal at EOF at line 1, column \(text.utf8.count) (while parsing '\(text)')")
+            switch body.lowercased() {
+            case "nan": return .number(JSONNumber(Double.nan))
+            case "infinity": return .number(JSONNumber(negative ? -Double.infinity : .infinity))
+            default: break
+            }
+            let isDecimal = !body.isEmpty && body.allSatisfy { $0.isASCII && ($0.isNumber || ".eE+-".contains($0)) }
+                && body.first != "e" && body.first != "E"
+            if isDecimal, Double(String(body)) != nil {
+                let literal = _Parser.numberLiteral(String(body))
+                if literal.literal != nil {
+                    return .number(negative ? JSONNumber(text: "-" + literal.literal!) ?? literal : literal)
+                }
+            }
+            throw JSONFilterError(message: "\(_describe(input)) cannot be parsed as a number")
         default:
             throw JSONFilterError(message: "\(_describe(input)) cannot be parsed as a number")
         }
@@ -244,31 +262,9 @@ func _byteOffsets(of needle: String, in haystack: String, first: Bool = false) -
 }
 
 
-/// A value as jq 1.6 writes it inside strings (`tostring`, `tojson`,
-/// interpolation, error messages): numbers in jq's double format — `1.0`
-/// is `1`, `1e2` is `100` — except integer literals too long for a double,
-/// which keep their digits (the one place this package does not round).
+/// A value as jq 1.8 writes it inside strings (`tostring`, `tojson`,
+/// interpolation, error messages): compact, literal numbers in their
+/// canonical form, computed ones with 17 significant digits.
 func _jqText(_ value: JSONValue) -> String {
-    switch value {
-    case .number(let n): return _jqText(n)
-    case .array, .object: return _jqNumbers(value).description
-    default: return value.description
-    }
-}
-
-private func _jqText(_ number: JSONNumber) -> String {
-    if let literal = number.literal, literal.utf8.count > 15,
-       literal.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
-        return literal
-    }
-    return JSONNumber.jqText(number.double)
-}
-
-private func _jqNumbers(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .number(let n): return .number(JSONNumber(text: _jqText(n)) ?? n)
-    case .array(let a): return .array(a.map(_jqNumbers))
-    case .object(let o): return .object(JSONObject(o.map { ($0.key, _jqNumbers($0.value)) }))
-    default: return value
-    }
+    value.description
 }

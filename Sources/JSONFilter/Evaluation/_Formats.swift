@@ -73,7 +73,7 @@ enum _Formats {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            case _ where "-_.~!*'()".utf8.contains(byte):
+            case _ where "-_.~".utf8.contains(byte):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = Array("0123456789ABCDEF".utf8)

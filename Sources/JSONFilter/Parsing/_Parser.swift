@@ -433,6 +433,11 @@ struct _Parser {
         return left
     }
 
+    private func operandValue(_ filter: _Filter) -> JSONValue {
+        if case .literal(let value) = filter { return value }
+        return .null
+    }
+
     /// `-term`; a negated number literal stays a literal with its text.
     mutating func unary() throws -> _Filter {
         guard isSymbol("-") else { return try postfix() }
@@ -441,8 +446,8 @@ struct _Parser {
         defer { nesting = outer }
         try deeper()
         let operand = try postfix()
-        if case .literal(.number(let number)) = operand, let text = number.literal, !text.hasPrefix("-") {
-            return .literal(.number(JSONNumber(text: "-" + text) ?? JSONNumber(-number.double)))
+        if case .literal(.number) = operand, let negated = try? _Arithmetic.negate(operandValue(operand)) {
+            return .literal(negated)
         }
         return .negate(operand)
     }

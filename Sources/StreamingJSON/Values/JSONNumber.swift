@@ -209,3 +209,59 @@ func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     }
     return i == n
 }
+
+extension JSONNumber {
+    /// The literal as jq 1.8 writes it: the decimal number's canonical form
+    /// (decNumber's to-scientific-string). Plain integers and decimals are
+    /// their own form, so the usual literal is returned as it is; exponents
+    /// come out as `1E+2`, `1.5E+300`, `0.00001`, and a plain decimal with
+    /// more than six zeros after the point in exponent form (`1E-7`).
+    public static func jqCanonicalLiteral(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        let hasExponent = bytes.contains { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        let zeroPrefix = Array("0.000000".utf8), negativeZeroPrefix = Array("-0.000000".utf8)
+        guard hasExponent || bytes.starts(with: zeroPrefix) || bytes.starts(with: negativeZeroPrefix) else { return text }
+        return canonical(bytes) ?? text
+    }
+
+    private static func canonical(_ bytes: [UInt8]) -> String? {
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var seenPoint = false
+        while index < bytes.count, bytes[index] != UInt8(ascii: "e"), bytes[index] != UInt8(ascii: "E") {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                seenPoint = true
+            } else {
+                digits.append(byte)
+                if seenPoint { exponent -= 1 }
+            }
+            index += 1
+        }
+        if index < bytes.count {
+            guard let stated = Int(String(decoding: bytes[(index + 1)...], as: UTF8.self)) else { return nil }
+            exponent += stated
+        }
+        while digits.count > 1, digits.first == UInt8(ascii: "0") { digits.removeFirst() }
+        let adjusted = exponent + digits.count - 1
+        var result = negative ? "-" : ""
+        let digitText = String(decoding: digits, as: UTF8.self)
+        if exponent <= 0, adjusted >= -6 {
+            if exponent == 0 { return result + digitText }
+            let point = digits.count + exponent
+            if point > 0 {
+                result += String(digitText.prefix(point)) + "." + String(digitText.dropFirst(point))
+            } else {
+                result += "0." + String(repeating: "0", count: -point) + digitText
+            }
+            return result
+        }
+        result += String(digitText.prefix(1))
+        if digits.count > 1 { result += "." + String(digitText.dropFirst()) }
+        result += "E" + (adjusted >= 0 ? "+" : "-") + String(abs(adjusted))
+        return result
+    }
+}

@@ -56,7 +56,8 @@ package struct _JQWriter {
             scalar(Self.plainColor, bool ? "true" : "false", into: &bytes)
         case .number(let number):
             if colors { bytes.append(contentsOf: Self.plainColor) }
-            if case .literal(var text) = number.storage {
+            if case .literal(let literal) = number.storage {
+                var text = JSONNumber.jqCanonicalLiteral(literal)
                 text.withUTF8 { bytes.append(contentsOf: $0) }
             } else {
                 bytes.append(contentsOf: number.description.utf8)
