@@ -145,19 +145,21 @@ import Testing
         "slice-past-int-range": "[[]]",                     // [1,2,3] | .[1e19:]
         "del-past-int-range": "[[1,2,3]]",                  // [1,2,3] | del(.[1e19])
         "setpath-past-int-range": "[] then Array index too large",
-        "setpath-nan-index": "[] then Out of bounds negative array index",
+        "setpath-nan-index": "[] then Cannot set array element at NaN index",
         // Nested 4 000 to 8 000 levels: a stack overflow in the parser or evaluator.
-        "nested-parentheses": "compile error: syntax error: nested deeper than 256 levels at column 129",
+        "nested-parentheses": "compile error: syntax error: nested deeper than 256 levels at column 128",
         "field-chain": "compile error: syntax error: nested deeper than 256 levels at column 513",
-        "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1014",
-        "negations": "compile error: syntax error: nested deeper than 256 levels at column 257",
+        "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1010",
+        "negations": "compile error: syntax error: nested deeper than 256 levels at column 129",
         // select(.brewery <= {"…", "…\(.name, 3, .i)…", …}): the interpolated
         // shorthand keys' generators ran again for their values, a product that
         // took 23 s where jq takes 40 ms (a timeout of the 15-minute run).
         "shorthand-interpolated-keys-product": "[]",
         // 4---…---4---…: operands that each nest 100 levels, chained: the
         // evaluator's stack grew with their sum and overflowed under ASan.
-        "negation-chains-overflow-the-stack": "[] then Filter recursion too deep: the evaluator's stack is nearly used up",
+        // Each negation is now two levels of nesting (the operator and its
+        // term), so the chain is refused when parsed.
+        "negation-chains-overflow-the-stack": "compile error: syntax error: nested deeper than 256 levels at column 130",
         // A NaN output (written null) compared unequal to itself in the check.
         "nan-output-on-projected-members": "[null]",  // 1.|33----0----nan----331e10: NaN
         // "a" * 1e300 used to trap converting the count.
@@ -366,6 +368,7 @@ import Testing
         (".[1e19:]", "[1,2,3]", "[]"),
         (".[:-1e300]", "[1,2,3]", "[]"),
         ("del(.[1e19])", "[1,2,3]", "[1,2,3]"),
+        ("del(.[nan])", "[1,2,3]", "[1,2,3]"),  // jq 1.8.2 deletes nothing
         ("\"\" * 1e300", "null", "\"\""),
     ])
     func filterNumbersPastIntRange(_ source: String, _ input: String, _ expected: String) throws {
@@ -378,8 +381,7 @@ import Testing
         ("\"ab\" * 2e9", "Repeat string result too long"),
         ("setpath([1e19]; 1)", "Array index too large"),
         ("setpath([536870912]; 1)", "Array index too large"),
-        ("setpath([nan]; 1)", "Out of bounds negative array index"),
-        ("del(.[nan])", "Out of bounds negative array index"),
+        ("setpath([nan]; 1)", "Cannot set array element at NaN index"),
     ])
     func filterRefusesWhatItCannotBuild(_ source: String, _ message: String) throws {
         let error = #expect(throws: JSONFilterError.self) { try JSONFilter(source).apply(to: [1, 2]) }

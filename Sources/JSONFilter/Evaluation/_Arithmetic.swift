@@ -89,7 +89,7 @@ enum _Arithmetic {
             let copies = count > Double(Int32.max) ? Double(Int32.max) : count.rounded(.towardZero)
             if s.isEmpty || copies == 0 { return .string("") }
             // jq's bound (INT_MAX bytes); it also keeps the count inside Int.
-            guard copies * Double(s.utf8.count) <= Double(Int32.max) else {
+            guard copies * Double(s.utf8.count) < Double(Int32.max) else {
                 throw JSONFilterError(message: "Repeat string result too long")
             }
             return .string(String(repeating: s, count: Int(copies)))

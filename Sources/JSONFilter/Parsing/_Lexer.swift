@@ -36,6 +36,9 @@ struct _Lexer {
     private let scalars: [Unicode.Scalar]
     private var position = 0
     private let columnOffset: Int
+    /// How many string interpolations enclose the current point: the lexer
+    /// recurses into each, so this is bounded like the parser's nesting.
+    private var interpolationDepth = 0
 
     init(_ source: String, columnOffset: Int = 0) {
         scalars = Array(source.unicodeScalars)
@@ -259,6 +262,12 @@ struct _Lexer {
                 if !text.isEmpty { pieces.append(.text(text)) }
                 text = ""
                 let sourceColumn = column
+                interpolationDepth += 1
+                defer { interpolationDepth -= 1 }
+                guard interpolationDepth <= _Parser.maxNesting else {
+                    throw JSONFilterError(message: "syntax error: nested deeper than \(_Parser.maxNesting) levels",
+                                          column: sourceColumn)
+                }
                 let inner = try tokens(untilClosingParenthesis: true)
                 pieces.append(.interpolation(inner, column: sourceColumn))
             default:

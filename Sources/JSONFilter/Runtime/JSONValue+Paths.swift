@@ -70,7 +70,7 @@ extension JSONValue {
     private static func writablePosition(_ key: JSONValue, count: Int) throws -> Int {
         guard case .number(let number) = key else { return 0 }
         let value = number.double
-        if value.isNaN { return 0 }
+        if value.isNaN { throw JSONFilterError(message: "Cannot set array element at NaN index") }
         var position = _truncatedIndex(value)
         if position < 0 {
             position += count
