@@ -9,15 +9,13 @@ import StreamingJSON
 ///
 /// ```swift
 /// do {
-///     _ = try JSONFilter(".a | input")
+///     _ = try JSONFilter(".a | frobnicate")
 /// } catch let error as JSONFilterError {
-///     print(error)                  // unsupported function input/0 at column 6
+///     print(error)                  // frobnicate/0 is not defined at column 6
 ///     print(error.isCompileError)   // true
 /// }
 /// ```
 public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
-    /// What went wrong, in jq's words (`Cannot index number with string "a"`).
-    public let message: String
     /// Column in the filter text, for compile errors.
     public let column: Int?
     /// The value `catch` receives.
@@ -25,7 +23,6 @@ public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
 
     /// An error with this message; a `column` makes it a compile error.
     public init(message: String, column: Int? = nil) {
-        self.message = message
         self.column = column
         self.value = .string(message)
     }
@@ -34,10 +31,15 @@ public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
     public init(value: JSONValue) {
         self.value = value
         self.column = nil
-        switch value {
-        case .string(let text): self.message = text
-        default: self.message = "\(value) (not a string)"
-        }
+    }
+
+    /// What went wrong, in jq's words (`Cannot index number with string ("a")`);
+    /// for `error(v)` with a value that is not a string, jq's
+    /// `v (not a string)`. Written only when asked for: `try … catch` never
+    /// needs it.
+    public var message: String {
+        if case .string(let text) = value { return text }
+        return "\(_jqText(value)) (not a string)"
     }
 
     /// True for compile errors.

@@ -547,17 +547,17 @@ import Testing
         }
         #expect(printed == [#"{"name":"Oak","style":"stout"}"#])
         do {
-            _ = try JSONFilter(".a | input")
+            _ = try JSONFilter(".a | frobnicate")
             Issue.record("compiled")
         } catch let error as JSONFilterError {
-            #expect(error.description == "unsupported function input/0 at column 6")
+            #expect(error.description == "frobnicate/0 is not defined at column 6")
             #expect(error.isCompileError)
         }
         do {
             _ = try JSONFilter(".a").apply(to: 1)
             Issue.record("no error")
         } catch let error as JSONFilterError {
-            #expect(error.message == #"Cannot index number with string "a""#)
+            #expect(error.message == #"Cannot index number with string ("a")"#)
         }
     }
 

@@ -92,8 +92,10 @@ import Testing
 
     @Test func numbersPassedThroughKeepTheirText() throws {
         let big = "123456789012345678901234567890"
-        // jq 1.8 writes a literal in its canonical decimal form: exponents as `E+2`.
-        #expect(try run(".a, .b, .c", #"{"a":\#(big),"b":1.50,"c":1e2}"#) == [big, "1.50", "1E+2"])
+        // Exactly as read (`JSONValue.description`); jq's writer and `tostring`
+        // put a literal in its canonical decimal form, `1E+2`.
+        #expect(try run(".a, .b, .c", #"{"a":\#(big),"b":1.50,"c":1e2}"#) == [big, "1.50", "1e2"])
+        #expect(try run(".c | tostring", #"{"c":1e2}"#) == [#""1E+2""#])
         // Arithmetic works on the double value, as in jq.
         #expect(try run(".b + 0", #"{"b":1.50}"#) == ["1.5"])
         // Literals keep their digits in strings as well (jq 1.8).

@@ -35,8 +35,7 @@ final class _ValueFunctionNode: _Node {
         var values = [JSONValue](repeating: .null, count: arguments.count)
         try combine(at: arguments.count - 1, &values, input, frame) { values in
             let result = try function(input, values)
-            if path != nil { throw _Node.invalidPath(result) }
-            try emit(result, nil)
+            try emit(result, _Node.computed(path))
         }
     }
 

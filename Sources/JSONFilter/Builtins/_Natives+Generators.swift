@@ -24,8 +24,7 @@ extension _Natives {
             return _NativeNode(single: false) { input, path, frame, emit in
                 var empty = true
                 try args[0].generate(input, nil, frame) { _, _ in empty = false; return false }
-                if path != nil { throw _Node.invalidPath(.bool(empty)) }
-                try emit(.bool(empty), nil)
+                try emit(.bool(empty), _Node.computed(path))
             }
         case "map/1": return map(args[0])
         case "getpath/1": return getpath(args[0])
@@ -33,14 +32,12 @@ extension _Natives {
         case "input/0":
             return _NativeNode { _, path, frame, emit in
                 guard let next = try frame.context.nextValue() else { throw JSONFilterError(message: "No more inputs") }
-                if path != nil { throw _Node.invalidPath(next) }
-                try emit(next, nil)
+                try emit(next, _Node.computed(path))
             }
         case "inputs/0":
             return _NativeNode { _, path, frame, emit in
                 while let next = try frame.context.nextValue() {
-                    if path != nil { throw _Node.invalidPath(next) }
-                    try emit(next, nil)
+                    try emit(next, _Node.computed(path))
                 }
             }
         case "debug/0":
@@ -74,10 +71,9 @@ extension _Natives {
     /// `path(f)`: the paths of `f`'s outputs, as arrays.
     static func path(_ body: _Lambda) -> _Node {
         _NativeNode { input, path, frame, emit in
-            try body.run(input, [], frame) { _, valuePath in
-                let result = JSONValue.array(valuePath ?? [])
-                if path != nil { throw _Node.invalidPath(result) }
-                try emit(result, nil)
+            try body.run(input, [], frame) { value, valuePath in
+                let result = JSONValue.array(try _Node.validPath(valuePath, of: value))
+                try emit(result, _Node.computed(path))
             }
         }
     }
@@ -101,6 +97,7 @@ extension _Natives {
         func walk(_ value: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
             try _Node.checkStack()
             try emit(value, path)
+            if let path, _Node.isInvalid(path) { return }
             guard let step else {
                 switch value {
                 case .array(let elements):
@@ -182,13 +179,13 @@ extension _Natives {
                 }
             }
             func run(_ from: Double, _ upto: Double, _ by: Double) throws {
-                if path != nil { throw _Node.invalidPath(number(from)) }
+                let outputPath = _Node.computed(path)
                 if by > 0 {
                     var x = from
-                    while x < upto { try emit(number(x), nil); x += by }
+                    while x < upto { try emit(number(x), outputPath); x += by }
                 } else if by < 0 {
                     var x = from
-                    while x > upto { try emit(number(x), nil); x += by }
+                    while x > upto { try emit(number(x), outputPath); x += by }
                 }
             }
             // The first argument is the outer loop (`def range($from; $upto; $by)`).
@@ -225,8 +222,7 @@ extension _Natives {
             default:
                 throw JSONFilterError(message: "Cannot iterate over \(_describe(input))")
             }
-            if path != nil { throw _Node.invalidPath(.array(results)) }
-            try emit(.array(results), nil)
+            try emit(.array(results), _Node.computed(path))
         }
     }
 
@@ -240,7 +236,10 @@ extension _Natives {
                     guard path != nil, case .array = keys else { throw error }
                     throw error
                 }
-                if let path, case .array(let components) = keys { return try emit(value, path + components) }
+                if let path, case .array(let components) = keys {
+                    if _Node.isInvalid(path) { throw _Node.invalidPathAccess(.array(components), of: input) }
+                    return try emit(value, path + components)
+                }
                 try emit(value, nil)
             }
         }
@@ -253,8 +252,7 @@ extension _Natives {
             try body.run(input, nil, frame) { value, _ in
                 if total == nil { total = value } else { try _Arithmetic.addInPlace(&total!, value) }
             }
-            if path != nil { throw _Node.invalidPath(total ?? .null) }
-            try emit(total ?? .null, nil)
+            try emit(total ?? .null, _Node.computed(path))
         }
     }
 
@@ -276,8 +274,7 @@ extension _Natives {
             }
         }
         return _NativeNode { input, path, _, emit in
-            if path != nil { throw _Node.invalidPath(input) }
-            try events(input, [], top: true, emit)
+            try events(input, [], top: true) { value, _ in try emit(value, _Node.computed(path)) }
         }
     }
 }

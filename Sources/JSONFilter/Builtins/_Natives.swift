@@ -136,7 +136,8 @@ enum _Natives {
         "isinfinite/0": { try numberTest($0) { $0.isInfinite } },
         "isnan/0": { try numberTest($0) { $0.isNaN } },
         "isnormal/0": { try numberTest($0) { $0.isNormal } },
-        "have_decnum/0": { _ in .bool(false) },
+        // Literals keep every digit (what decNumber gives jq); arithmetic is in doubles, as in jq.
+        "have_decnum/0": { _ in .bool(true) },
         "have_literal_numbers/0": { _ in .bool(true) },
         "transpose/0": transpose,
         "flatten/0": { .array(try _Builtins.flatten($0, depth: .infinity)) },
@@ -181,13 +182,15 @@ enum _Natives {
         },
         "join/1": { try _Builtins.join($0, $1[0]) },
         "_strindices/1": { input, args in
-            guard case .string(let s) = input, case .string(let sub) = args[0] else {
-                throw JSONFilterError(message: "_strindices/1 requires string inputs")
+            guard case .string(let s) = input else {
+                throw JSONFilterError(message: "\(_describe(input)) cannot be searched, as it is not a string")
             }
-            return .array(_byteOffsets(of: sub, in: s).map { _Natives.number($0) })
+            guard case .string(let sub) = args[0] else {
+                throw JSONFilterError(message: "\(_describe(args[0])) is not a string")
+            }
+            return .array(_codePointOffsets(of: sub, in: s).map { _Natives.number($0) })
         },
         "indices/1": { try _Builtins.indices($0, $1[0]) },
-        "getpath/1": { input, args in try input._get(path: args[0]) },
         "setpath/2": { input, args in
             var result = input
             try result._set(path: args[0], to: args[1])

@@ -145,7 +145,10 @@ struct _Compiler {
         case .comma(let left, let right):
             return _CommaNode(try compile(left, scope, level), try compile(right, scope, level))
         case .arithmetic(let op, let left, let right):
-            return _BinaryNode(try compile(left, scope, level), try compile(right, scope, level), _BinaryNode.operation(op))
+            var addsToInput = false
+            if op == .add, case .identity = left { addsToInput = true }
+            return _BinaryNode(try compile(left, scope, level), try compile(right, scope, level), _BinaryNode.operation(op),
+                               addsToInput: addsToInput)
         case .comparison(let op, let left, let right):
             return _BinaryNode(try compile(left, scope, level), try compile(right, scope, level), _BinaryNode.operation(op))
         case .and(let left, let right):

@@ -64,12 +64,29 @@ enum _Access {
         case .array(let array):
             return .array(Array(array[try sliceRange(from, to, count: array.count)]))
         case .string(let string):
-            let scalars = Array(string.unicodeScalars)
-            var result = ""
-            result.unicodeScalars.append(contentsOf: scalars[try sliceRange(from, to, count: scalars.count)])
-            return .string(result)
+            return .string(try sliceString(string, from, to))
         default:
             throw indexError(container, sliceKey(from, to))
+        }
+    }
+
+    /// `.[from:to]` on a string, by code point: the UTF-8 bytes are walked
+    /// once to find both ends, and only the slice is copied.
+    private static func sliceString(_ string: String, _ from: JSONValue, _ to: JSONValue) throws -> String {
+        var string = string
+        return try string.withUTF8 { bytes in
+            var count = 0
+            for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+            let range = try sliceRange(from, to, count: count)
+            if range.isEmpty { return "" }
+            if count == bytes.count { return String(decoding: bytes[range], as: UTF8.self) }
+            var scalar = 0, start = bytes.count, end = bytes.count
+            for (offset, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
+                if scalar == range.lowerBound { start = offset }
+                if scalar == range.upperBound { end = offset; break }
+                scalar += 1
+            }
+            return String(decoding: bytes[start..<end], as: UTF8.self)
         }
     }
 

@@ -129,17 +129,27 @@ enum _Arithmetic {
     }
 
     /// Integer remainder of the truncated operands, with C's sign rule.
+    /// jq 1.8's `%`: NaN on either side gives NaN; otherwise both sides
+    /// are truncated to 64-bit integers (saturating), and the sign follows
+    /// the dividend.
     static func modulo(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
         guard case .number(let x) = a, case .number(let y) = b else {
-            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided")
+            throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided (remainder)")
         }
-        let divisor = _truncatedInt(y.double)
+        if x.double.isNaN || y.double.isNaN { return .number(JSONNumber(Double.nan)) }
+        let divisor = _saturatedInt(y.double)
         guard divisor != 0 else {
             throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be divided (remainder) because the divisor is zero")
         }
-        let dividend = _truncatedInt(x.double)
         if divisor == -1 { return .number(JSONNumber(0)) }
-        return .number(JSONNumber(Double(dividend % divisor)))
+        return .number(JSONNumber(Double(_saturatedInt(x.double) % divisor)))
+    }
+
+    /// jq's `dtoi`: a double as a 64-bit integer, saturating at both ends.
+    private static func _saturatedInt(_ value: Double) -> Int {
+        if value < -0x1p63 { return .min }
+        if value >= 0x1p63 { return .max }
+        return Int(value)
     }
 }
 

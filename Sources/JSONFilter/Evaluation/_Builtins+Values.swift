@@ -136,22 +136,40 @@ enum _Builtins {
         }
     }
 
-    /// jq 1.6 `join`: null as "", numbers and booleans as JSON, strings as
-    /// they are; arrays and objects cannot be added to the string.
+    /// jq 1.8's `join`: null as "", numbers and booleans as JSON, strings
+    /// as they are; anything else cannot be added to the text. Built in one
+    /// buffer, not by adding strings.
     static func join(_ input: JSONValue, _ separator: JSONValue) throws -> JSONValue {
         var result: String?
-        try _Access.iterate(input) { element in
-            var text = result.map { current -> JSONValue in .string(current) } ?? .string("")
-            if result != nil { text = try _Arithmetic.add(text, separator) }
-            let piece: JSONValue = switch element {
-            case .null: .string("")
-            case .bool, .number: .string(element.description)
-            default: element
+        func append(_ text: inout String, _ value: JSONValue) throws {
+            switch value {
+            case .null: break
+            case .string(let s): text += s
+            case .bool, .number: text += _jqText(value)
+            default: throw JSONFilterError(message: "\(_describe(.string(text))) and \(_describe(value)) cannot be added")
             }
-            guard case .string(let joined) = try _Arithmetic.add(text, piece) else {
-                throw JSONFilterError(message: "\(_describe(text)) and \(_describe(piece)) cannot be added")
+        }
+        let elements: [JSONValue]
+        switch input {
+        case .array(let array): elements = array
+        case .object(let object): elements = object.values
+        default: throw JSONFilterError(message: "Cannot iterate over \(_describe(input))")
+        }
+        for element in elements {
+            // The running text is taken out of `result` so that it is
+            // appended to in place.
+            var text = result ?? ""
+            let isFirst = result == nil
+            result = nil
+            if !isFirst {
+                switch separator {
+                case .string(let glue): text += glue
+                case .null: break
+                default: throw JSONFilterError(message: "\(_describe(.string(text))) and \(_describe(separator)) cannot be added")
+                }
             }
-            result = joined
+            try append(&text, element)
+            result = text
         }
         return .string(result ?? "")
     }
@@ -240,12 +258,30 @@ enum _Builtins {
             return .array(_indices(of: [needle], in: array).map(number))
         case (.string(let string), .string(let sub)):
             guard !sub.isEmpty else { return .null }
-            return .array(_byteOffsets(of: sub, in: string).map(number))
+            return .array(_codePointOffsets(of: sub, in: string).map(number))
         default:
             return try _Access.index(input, needle)
         }
     }
 
+}
+
+/// Code-point offsets where `needle` starts in `haystack` (overlapping
+/// matches included), as jq 1.8's `indices` reports them.
+func _codePointOffsets(of needle: String, in haystack: String) -> [Int] {
+    let bytes = _byteOffsets(of: needle, in: haystack)
+    guard !bytes.isEmpty else { return [] }
+    let h = Array(haystack.utf8)
+    var offsets: [Int] = []
+    var scalar = 0, next = 0
+    for (offset, byte) in h.enumerated() {
+        if next < bytes.count, bytes[next] == offset {
+            offsets.append(scalar)
+            next += 1
+        }
+        if byte & 0xC0 != 0x80 { scalar += 1 }
+    }
+    return offsets
 }
 
 /// Byte offsets where `needle` starts in `haystack` (overlapping matches
@@ -266,5 +302,7 @@ func _byteOffsets(of needle: String, in haystack: String, first: Bool = false) -
 /// interpolation, error messages): compact, literal numbers in their
 /// canonical form, computed ones with 17 significant digits.
 func _jqText(_ value: JSONValue) -> String {
-    value.description
+    var bytes: [UInt8] = []
+    _JQWriter(style: JQOutputStyle()).write(value, into: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
 }

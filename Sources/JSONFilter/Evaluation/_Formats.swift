@@ -3,12 +3,12 @@ import StreamingJSON
 
 /// The `@format` string filters, with jq 1.6's output and error texts.
 enum _Formats {
-    static let names: Set<String> = ["text", "json", "csv", "tsv", "html", "uri", "sh", "base64", "base64d"]
+    static let names: Set<String> = ["text", "json", "csv", "tsv", "html", "uri", "urid", "sh", "base64", "base64d"]
 
     static func apply(_ name: String, to input: JSONValue) throws -> String {
         switch name {
         case "text": return _Builtins.tostring(input)
-        case "json": return input.description
+        case "json": return _jqText(input)
         case "csv": return try row(input, format: "csv")
         case "tsv": return try row(input, format: "tsv")
         case "html": return html(_Builtins.tostring(input))
@@ -16,6 +16,7 @@ enum _Formats {
         case "sh": return try shell(input)
         case "base64": return Data(_Builtins.tostring(input).utf8).base64EncodedString()
         case "base64d": return try base64Decoded(_Builtins.tostring(input))
+        case "urid": return try uriDecoded(input)
         default: throw JSONFilterError(message: "\(name) is not a valid format")
         }
     }
@@ -98,6 +99,32 @@ enum _Formats {
     }
 
     /// `@base64d`: padding optional; invalid bytes decode as U+FFFD.
+    /// `@urid`: `%XX` escapes decoded; the result must be UTF-8.
+    private static func uriDecoded(_ input: JSONValue) throws -> String {
+        let text = _Builtins.tostring(input)
+        let invalid = JSONFilterError(message: "\(_describe(input)) is not a valid uri encoding")
+        var bytes: [UInt8] = []
+        var source = Array(text.utf8)[...]
+        while let byte = source.popFirst() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard source.count >= 2, let high = hexValue(source.removeFirst()), let low = hexValue(source.removeFirst()) else {
+                throw invalid
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw invalid }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     private static func base64Decoded(_ s: String) throws -> String {
         var table = [Int8](repeating: -1, count: 256)
         for (value, byte) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {

@@ -160,7 +160,7 @@ extension _Parser {
             return .tryCatch(body, handler)
         case "reduce":
             _ = advance()
-            let source = try postfix()
+            let source = try alternative()
             try expectKeyword("as")
             let pattern = try patternAlternatives()
             try expect("(")
@@ -171,7 +171,7 @@ extension _Parser {
             return .reduce(source: source, pattern: try single(pattern, token), initial: initial, update: update)
         case "foreach":
             _ = advance()
-            let source = try postfix()
+            let source = try alternative()
             try expectKeyword("as")
             let pattern = try patternAlternatives()
             try expect("(")

@@ -50,11 +50,11 @@ public final class JSONFilterContext: @unchecked Sendable {
     /// `debug`/`stderr` writing to standard error as jq does.
     public init() {
         debug = { value in
-            let text = "[\"DEBUG:\",\(value)]\n"
+            let text = "[\"DEBUG:\",\(_jqText(value))]\n"
             _writeStandardError(text)
         }
         stderr = { value in
-            if case .string(let text) = value { _writeStandardError(text) } else { _writeStandardError(value.description) }
+            if case .string(let text) = value { _writeStandardError(text) } else { _writeStandardError(_jqText(value)) }
         }
     }
 

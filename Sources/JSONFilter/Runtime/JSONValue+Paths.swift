@@ -84,16 +84,54 @@ extension JSONValue {
     /// earlier positions stay valid.
     mutating func _delete(paths: JSONValue) throws {
         guard case .array(let all) = paths else { throw JSONFilterError(message: "Paths must be specified as an array") }
-        for path in all.sorted(by: JSONValue._less).reversed() {
+        // Negative indices and slice bounds are made absolute against the
+        // value before any deletion, so that deleting from the end first
+        // leaves them meaning what they meant.
+        let absolute = try all.map { path -> JSONValue in
             guard case .array(let keys) = path else {
                 throw JSONFilterError(message: "Path must be specified as an array")
             }
+            return .array(self._absolute(keys))
+        }
+        for path in absolute.sorted(by: JSONValue._less).reversed() {
+            guard case .array(let keys) = path else { continue }
             if keys.isEmpty {
                 self = .null
                 continue
             }
             try _delete(keys[...])
         }
+    }
+
+    /// `keys` with negative array positions and slices resolved against
+    /// this value (as far as it reaches).
+    private func _absolute(_ keys: [JSONValue]) -> [JSONValue] {
+        var result: [JSONValue] = []
+        var current: JSONValue? = self
+        for key in keys {
+            guard case .array(let array)? = current else {
+                result.append(key)
+                current = current.flatMap { try? _Access.index($0, key) }
+                continue
+            }
+            switch key {
+            case .number(let n) where n.double < 0 && n.double + Double(array.count) >= 0:
+                let position = _truncatedIndex(n.double) + array.count
+                result.append(.number(JSONNumber(position)))
+                current = array.indices.contains(position) ? array[position] : nil
+            case .object:
+                if let range = try? _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count) {
+                    result.append(_Access.sliceKey(.number(JSONNumber(range.lowerBound)), .number(JSONNumber(range.upperBound))))
+                } else {
+                    result.append(key)
+                }
+                current = nil
+            default:
+                result.append(key)
+                current = try? _Access.index(array.isEmpty ? .array([]) : .array(array), key)
+            }
+        }
+        return result
     }
 
     mutating func _delete(_ keys: ArraySlice<JSONValue>) throws {
@@ -116,10 +154,7 @@ extension JSONValue {
             if number.double.isNaN { return }
             var position = _truncatedIndex(number.double)
             if position < 0 { position += array.count }
-            guard array.indices.contains(position) else {
-                if position < 0 { throw JSONFilterError(message: "Out of bounds negative array index") }
-                return
-            }
+            guard array.indices.contains(position) else { return }
             self = .null
             defer { self = .array(array) }
             if rest.isEmpty {

@@ -23,22 +23,16 @@ final class _IndexNode: _Node {
         try key.run(input, nil, frame) { key, _ in
             try target.run(input, path, frame) { container, containerPath in
                 guard let containerPath else { return try emit(try _Access.index(container, key), nil) }
+                if _Node.isInvalid(containerPath) { throw _Node.invalidPathAccess(key, of: container) }
                 try emit(try _IndexNode.pathIndex(container, key), containerPath + [key])
             }
         }
     }
 
-    /// `.[key]` while tracking paths: null stays null whatever the key, and
-    /// a key that cannot index is jq's path error.
+    /// `.[key]` while tracking paths: null stays null whatever the key.
     static func pathIndex(_ container: JSONValue, _ key: JSONValue) throws -> JSONValue {
-        switch (container, key) {
-        case (.null, .string), (.null, .number), (.null, .object), (.null, .null):
-            return .null
-        case (.object, .string), (.array, .number), (.array, .object), (.array, .array):
-            return try _Access.index(container, key)
-        default:
-            throw _Node.invalidPathAccess(key, of: container)
-        }
+        if case .null = container { return .null }
+        return try _Access.index(container, key)
     }
 }
 
@@ -67,8 +61,11 @@ final class _SliceNode: _Node {
         try bound(to, input, frame) { upper in
             try bound(from, input, frame) { lower in
                 try target.run(input, path, frame) { container, containerPath in
+                    guard let containerPath else { return try emit(try _Access.slice(container, lower, upper), nil) }
+                    if _Node.isInvalid(containerPath) {
+                        throw _Node.invalidPathAccess(_Access.sliceKey(lower, upper), of: container)
+                    }
                     let sliced = try _Access.slice(container, lower, upper)
-                    guard let containerPath else { return try emit(sliced, nil) }
                     try emit(sliced, containerPath + [_Access.sliceKey(lower, upper)])
                 }
             }
@@ -97,6 +94,7 @@ final class _IterateNode: _Node {
         }
         try target.run(input, path, frame) { container, containerPath in
             guard let containerPath else { return try _IterateNode.each(container, emit) }
+            if _Node.isInvalid(containerPath) { throw _Node.invalidPathIterate(container) }
             try _IterateNode.eachWithPath(container, containerPath, emit)
         }
     }
@@ -131,6 +129,7 @@ final class _RecurseAllNode: _Node {
 
     static func walk(_ value: JSONValue, _ path: _Path?, _ emit: _Emit) throws {
         try emit(value, path)
+        if let path, _Node.isInvalid(path) { return }
         switch value {
         case .array(let elements):
             for (index, element) in elements.enumerated() {

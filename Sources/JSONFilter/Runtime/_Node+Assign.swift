@@ -14,7 +14,7 @@ final class _AssignNode: _Node {
     enum Kind {
         case assign
         case update
-        case arithmetic((JSONValue, JSONValue) throws -> JSONValue)
+        case arithmetic(_ArithmeticOperator)
         case alternative
     }
 
@@ -34,27 +34,34 @@ final class _AssignNode: _Node {
         case .assign: return _AssignNode(.assign, lhs: lhs, rhs: rhs)
         case .update: return _AssignNode(.update, lhs: lhs, rhs: rhs)
         case .alternative: return _AssignNode(.alternative, lhs: lhs, rhs: rhs)
-        default: return _AssignNode(.arithmetic(_BinaryNode.operation(op.arithmetic!)), lhs: lhs, rhs: rhs)
+        default: return _AssignNode(.arithmetic(op.arithmetic!), lhs: lhs, rhs: rhs)
         }
     }
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
         var result = input
-        try apply(to: &result, input, frame, rhs: isUpdate ? nil : try rhs.value(input, frame))
+        try update(&result, frame)
         return result
+    }
+
+    /// The paths and the right side are taken from `value` first; then it
+    /// changes, in place when nothing else holds it.
+    override func update(_ value: inout JSONValue, _ frame: _Frame) throws {
+        let paths = try _AssignNode.paths(of: lhs, in: value, frame)
+        let operand = isUpdate ? nil : try rhs.value(value, frame)
+        try apply(paths, to: &value, frame, rhs: operand)
     }
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if isSingle {
             let result = try value(input, frame)
-            if path != nil { throw _Node.invalidPath(result) }
-            return try emit(result, nil)
+            return try emit(result, _Node.computed(path))
         }
+        let paths = try _AssignNode.paths(of: lhs, in: input, frame)
         try rhs.run(input, nil, frame) { operand, _ in
             var result = input
-            try self.apply(to: &result, input, frame, rhs: operand)
-            if path != nil { throw _Node.invalidPath(result) }
-            try emit(result, nil)
+            try self.apply(paths, to: &result, frame, rhs: operand)
+            try emit(result, _Node.computed(path))
         }
     }
 
@@ -63,20 +70,18 @@ final class _AssignNode: _Node {
         return false
     }
 
-    /// Applies the assignment to `result` (a copy of `input`), with the
-    /// right side's value when the operator takes one.
-    func apply(to result: inout JSONValue, _ input: JSONValue, _ frame: _Frame, rhs operand: JSONValue?) throws {
-        let paths = try _AssignNode.paths(of: lhs, in: input, frame)
+    /// Applies the assignment at `paths` to `result`, with the right side's
+    /// value when the operator takes one.
+    func apply(_ paths: [_Path], to result: inout JSONValue, _ frame: _Frame, rhs operand: JSONValue?) throws {
         switch kind {
         case .assign:
             for path in paths { try result._update(path[...]) { $0 = operand! } }
-        case .arithmetic(let operation):
+        case .arithmetic(.add):
+            for path in paths { try result._update(path[...]) { try _Arithmetic.addInPlace(&$0, operand!) } }
+        case .arithmetic(let op):
+            let operation = _BinaryNode.operation(op)
             for path in paths {
-                try result._update(path[...]) { value in
-                    let current = value
-                    value = .null
-                    value = try operation(current, operand!)
-                }
+                try result._update(path[...]) { value in value = try operation(value, operand!) }
             }
         case .alternative:
             for path in paths {
@@ -100,7 +105,7 @@ final class _AssignNode: _Node {
     /// Every path `lhs` gives on `input`.
     static func paths(of lhs: _Node, in input: JSONValue, _ frame: _Frame) throws -> [_Path] {
         var paths: [_Path] = []
-        try lhs.run(input, [], frame) { _, path in paths.append(path ?? []) }
+        try lhs.run(input, [], frame) { value, path in paths.append(try _Node.validPath(path, of: value)) }
         return paths
     }
 

@@ -161,9 +161,7 @@ final class _ReduceNode: _Node {
         if case .slot(let slot) = binder, update.isSingle {
             try source.run(input, nil, frame) { value, _ in
                 frame.slots[slot] = value
-                let current = state
-                state = .null
-                state = try update.value(current, frame)
+                try update.update(&state, frame)
             }
             return state
         }

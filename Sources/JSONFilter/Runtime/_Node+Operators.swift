@@ -5,12 +5,22 @@ final class _BinaryNode: _Node {
     let left: _Node
     let right: _Node
     let operation: (JSONValue, JSONValue) throws -> JSONValue
+    /// `. + f`: the input grows in place when `update` owns it.
+    let addsToInput: Bool
 
-    init(_ left: _Node, _ right: _Node, _ operation: @escaping (JSONValue, JSONValue) throws -> JSONValue) {
+    init(_ left: _Node, _ right: _Node, _ operation: @escaping (JSONValue, JSONValue) throws -> JSONValue,
+         addsToInput: Bool = false) {
         self.left = left
         self.right = right
         self.operation = operation
+        self.addsToInput = addsToInput
         super.init(isSingle: left.isSingle && right.isSingle)
+    }
+
+    override func update(_ value: inout JSONValue, _ frame: _Frame) throws {
+        guard addsToInput else { return value = try self.value(value, frame) }
+        let b = try right.value(value, frame)
+        try _Arithmetic.addInPlace(&value, b)
     }
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
@@ -21,15 +31,13 @@ final class _BinaryNode: _Node {
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if isSingle {
             let result = try value(input, frame)
-            if path != nil { throw _Node.invalidPath(result) }
-            return try emit(result, nil)
+            return try emit(result, _Node.computed(path))
         }
         let left = self.left, operation = self.operation
         try right.run(input, nil, frame) { b, _ in
             try left.run(input, nil, frame) { a, _ in
                 let result = try operation(a, b)
-                if path != nil { throw _Node.invalidPath(result) }
-                try emit(result, nil)
+                try emit(result, _Node.computed(path))
             }
         }
     }
@@ -80,12 +88,10 @@ final class _LogicNode: _Node {
         let right = self.right, isAnd = self.isAnd
         try left.run(input, nil, frame) { a, _ in
             if a.isTruthy != isAnd {
-                if path != nil { throw _Node.invalidPath(.bool(!isAnd)) }
-                return try emit(.bool(!isAnd), nil)
+                return try emit(.bool(!isAnd), _Node.computed(path))
             }
             try right.run(input, nil, frame) { b, _ in
-                if path != nil { throw _Node.invalidPath(.bool(b.isTruthy)) }
-                try emit(.bool(b.isTruthy), nil)
+                try emit(.bool(b.isTruthy), _Node.computed(path))
             }
         }
     }
@@ -134,8 +140,7 @@ final class _NegateNode: _Node {
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         try body.run(input, nil, frame) { value, _ in
             let result = try _Arithmetic.negate(value)
-            if path != nil { throw _Node.invalidPath(result) }
-            try emit(result, nil)
+            try emit(result, _Node.computed(path))
         }
     }
 }
@@ -155,6 +160,10 @@ final class _ConditionalNode: _Node {
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
         try (try condition.value(input, frame).isTruthy ? then : otherwise).value(input, frame)
+    }
+
+    override func update(_ value: inout JSONValue, _ frame: _Frame) throws {
+        try (try condition.value(value, frame).isTruthy ? then : otherwise).update(&value, frame)
     }
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
@@ -216,8 +225,7 @@ final class _ObjectNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         try construct(at: 0, JSONObject(), input, frame) { object in
-            if path != nil { throw _Node.invalidPath(.object(object)) }
-            try emit(.object(object), nil)
+            try emit(.object(object), _Node.computed(path))
         }
     }
 
@@ -293,8 +301,7 @@ final class _InterpolationNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         try interpolate(at: pieces.count, suffix: "", input, frame) { text in
-            if path != nil { throw _Node.invalidPath(.string(text)) }
-            try emit(.string(text), nil)
+            try emit(.string(text), _Node.computed(path))
         }
     }
 

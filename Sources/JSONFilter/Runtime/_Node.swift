@@ -32,8 +32,7 @@ class _Node {
     /// Runs the node on `input`. The default serves single nodes.
     func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         let result = try value(input, frame)
-        if path != nil { throw _Node.invalidPath(result) }
-        try emit(result, nil)
+        try emit(result, _Node.computed(path))
     }
 
     /// The one output of a single node.
@@ -41,6 +40,36 @@ class _Node {
         var result: JSONValue = .null
         try run(input, nil, frame) { value, _ in result = value }
         return result
+    }
+
+    /// Replaces `value` with this single node's output on it. Nodes that
+    /// can change their input in place (`. + [x]`, `.[k] += 1`, pipes of
+    /// them) do, so that `reduce` and `foreach` keep one state, not a copy
+    /// per step.
+    func update(_ value: inout JSONValue, _ frame: _Frame) throws {
+        value = try self.value(value, frame)
+    }
+
+    /// The path a computed value (a literal, arithmetic, a constructed
+    /// object) carries while paths are tracked: not a path. jq reports it
+    /// only when something uses it — an index, `.[]`, or the end of `path(f)`.
+    static let invalidPathMarker: _Path = [.string("\u{0}jsonstream: not a path")]
+
+    @inline(__always)
+    static func computed(_ path: _Path?) -> _Path? {
+        path == nil ? nil : invalidPathMarker
+    }
+
+    static func isInvalid(_ path: _Path) -> Bool {
+        path.count == 1 && path[0] == invalidPathMarker[0]
+    }
+
+    /// A path collected at the end of path tracking, or jq's error for a
+    /// value that is not part of the tracked input.
+    static func validPath(_ path: _Path?, of value: JSONValue) throws -> _Path {
+        guard let path else { return [] }
+        if isInvalid(path) { throw invalidPath(value) }
+        return path
     }
 
     /// jq's error for a value that is not part of the tracked input.
@@ -129,7 +158,7 @@ final class _LiteralNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if path != nil {
-            guard case .null = constant else { throw _Node.invalidPath(constant) }
+            guard case .null = constant else { return try emit(constant, _Node.invalidPathMarker) }
             return try emit(constant, [])
         }
         try emit(constant, nil)
@@ -185,6 +214,11 @@ final class _PipeNode: _Node {
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
         try right.value(try left.value(input, frame), frame)
+    }
+
+    override func update(_ value: inout JSONValue, _ frame: _Frame) throws {
+        try left.update(&value, frame)
+        try right.update(&value, frame)
     }
 }
 
@@ -251,8 +285,7 @@ final class _TryNode: _Node {
             if let downstream { throw downstream }
             guard let handler else { return }
             try handler.run(error.value, nil, frame) { value, _ in
-                if path != nil { throw _Node.invalidPath(value) }
-                try emit(value, nil)
+                try emit(value, _Node.computed(path))
             }
         }
     }

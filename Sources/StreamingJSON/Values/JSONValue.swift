@@ -92,10 +92,11 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
 }
 
 extension JSONValue: CustomStringConvertible {
-    /// The value as compact JSON, written as jq writes it (`/` unescaped).
+    /// The value as compact JSON, written as jq writes it (`/` unescaped),
+    /// numbers exactly as read.
     public var description: String {
         var bytes: [UInt8] = []
-        _JQWriter(style: .init()).write(self, into: &bytes)
+        _JQWriter(style: .init(canonicalNumbers: false)).write(self, into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 }

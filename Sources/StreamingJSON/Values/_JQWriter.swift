@@ -10,14 +10,18 @@ package struct JQOutputStyle: Sendable {
     package var asciiOnly = false
     /// jq 1.6's ANSI colours (`-C`).
     package var colors = false
+    /// Literal numbers in jq 1.8's canonical form (`1E+2`), as jq prints
+    /// them; off, they are written exactly as read.
+    package var canonicalNumbers = true
 
     package init(indent: Int = 0, tabs: Bool = false, sortsKeys: Bool = false, asciiOnly: Bool = false,
-                 colors: Bool = false) {
+                 colors: Bool = false, canonicalNumbers: Bool = true) {
         self.indent = indent
         self.tabs = tabs
         self.sortsKeys = sortsKeys
         self.asciiOnly = asciiOnly
         self.colors = colors
+        self.canonicalNumbers = canonicalNumbers
     }
 
     var isPretty: Bool { tabs || indent > 0 }
@@ -57,7 +61,7 @@ package struct _JQWriter {
         case .number(let number):
             if colors { bytes.append(contentsOf: Self.plainColor) }
             if case .literal(let literal) = number.storage {
-                var text = JSONNumber.jqCanonicalLiteral(literal)
+                var text = style.canonicalNumbers ? JSONNumber.jqCanonicalLiteral(literal) : literal
                 text.withUTF8 { bytes.append(contentsOf: $0) }
             } else {
                 bytes.append(contentsOf: number.description.utf8)
