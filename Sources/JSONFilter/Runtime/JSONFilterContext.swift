@@ -21,7 +21,7 @@ import StreamingJSON
 /// A context is used by one run at a time; it is not thread-safe.
 public final class JSONFilterContext: @unchecked Sendable {
     /// The next value of the input stream, or nil at its end. `input` fails
-    /// with jq's "No more inputs" when this is nil or returns nil.
+    /// with jq's message, "break", when this is nil or returns nil.
     public var nextInput: (() throws -> JSONValue?)?
     /// What `input_filename` returns: the current file's name, or null.
     public var inputFilename: JSONValue = .null

@@ -155,11 +155,16 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
 }
 
 extension JSONNumber: Hashable, Comparable {
-    /// Equal numeric values: `1 == 1.0`, `-0 == 0`. Literals too long for a
-    /// `Double` to tell apart compare equal when their nearest doubles do,
-    /// as in jq; NaN equals nothing, itself included.
+    /// Equal numeric values: `1 == 1.0`, `-0 == 0`. Two literals compare as
+    /// the decimal numbers they spell, so literals too long for a `Double`
+    /// to tell apart still differ, as in jq 1.8; NaN equals nothing, itself
+    /// included.
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        if case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage, a == b { return true }
+        if case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage {
+            if a == b { return true }
+            guard lhs.double == rhs.double else { return false }
+            return a.utf8.count < 16 && b.utf8.count < 16 || _Decimal(a) == _Decimal(b)
+        }
         return lhs.double == rhs.double
     }
 
@@ -263,5 +268,35 @@ extension JSONNumber {
         if digits.count > 1 { result += "." + String(digitText.dropFirst()) }
         result += "E" + (adjusted >= 0 ? "+" : "-") + String(abs(adjusted))
         return result
+    }
+}
+
+/// A decimal literal reduced to sign, significant digits and exponent, so
+/// that two spellings of one number (`1.50`, `15e-1`) compare equal.
+private struct _Decimal: Equatable {
+    var negative = false
+    var digits: [UInt8] = []
+    var exponent = 0
+
+    init(_ text: String) {
+        var seenPoint = false
+        var bytes = Array(text.utf8)[...]
+        if bytes.first == UInt8(ascii: "-") { negative = true; bytes = bytes.dropFirst() }
+        while let byte = bytes.first, byte != UInt8(ascii: "e"), byte != UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if byte == UInt8(ascii: ".") { seenPoint = true; continue }
+            if digits.isEmpty, byte == UInt8(ascii: "0") {
+                if seenPoint { exponent -= 1 }
+                continue
+            }
+            digits.append(byte)
+            if seenPoint { exponent -= 1 }
+        }
+        if !bytes.isEmpty { exponent += Int(String(decoding: bytes.dropFirst(), as: UTF8.self)) ?? 0 }
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty { negative = false; exponent = 0 }
     }
 }
