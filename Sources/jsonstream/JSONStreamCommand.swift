@@ -24,7 +24,7 @@ struct JSONStreamCommand: ParsableCommand {
 
             For array input, `jsonstream F dump.json` prints what `jq -c '.[] | F' dump.json` prints; \
             for JSON Lines, what `jq -c 'F'` prints. Numbers keep their literal text when passed \
-            through (jq 1.6 rounds big integers).
+            through, as in jq 1.8.
 
             Not supported: -s/--slurp (it would hold the whole input in memory) and --stream \
             (jsonstream always streams).
@@ -78,25 +78,21 @@ struct JSONStreamCommand: ParsableCommand {
                     (writes part-00000.jsonl, part-00001.jsonl, ...)
                 curl -s https://example.com/dump.json | jsonstream .name | head -3
 
-            FILTER LANGUAGE (jq 1.6)
-            Paths .a .a.b ."a b" .[0] .[2:5] .[] .. and ?; | , ( ); literals, "\\(interpolation)", \
-            [...] and {...}; == != < <= > >= (jq's order across types); + - * / % with jq's meaning \
-            per type; and, or; //; if-then-elif-else-end (else optional); try-catch; as $x; reduce; \
-            $name from --arg and --argjson; @csv @tsv @json @text @base64 @base64d @uri @html @sh.
+            FILTER LANGUAGE (jq 1.8)
+            jq 1.8's language: paths, pipes, comma, literals and "\\(interpolation)", [...] and {...}, \
+            arithmetic and comparison with jq's meaning per type, and/or/not, //, if-elif-else-end, \
+            try-catch and ?, def with filter and $value parameters (recursion, closures), as with \
+            destructuring and ?//, reduce, foreach, label/break, assignment (= |= += -= *= /= %= //=), \
+            import/include, $__loc__, $ENV, @formats, and jq's built-ins, the math library and the \
+            date functions included (jsonstream -n 'builtins' lists them). Variables come from --arg \
+            and --argjson. Compile errors are reported before any input is read, with their column \
+            (exit 3).
 
-            Built-ins: add all any arrays ascii ascii_downcase ascii_upcase booleans capture ceil \
-            contains debug del empty endswith error explode fabs first flatten floor from_entries \
-            fromjson getpath group_by gsub has implode in index indices infinite inside isempty \
-            isinfinite isnan isnormal iterables join keys keys_unsorted last leaf_paths length limit \
-            ltrimstr map map_values match max max_by min min_by nan not nth nulls numbers objects \
-            paths range recurse reverse rindex round rtrimstr scalars select setpath sort sort_by \
-            split sqrt startswith strings sub test to_entries tojson tonumber tostring transpose type \
-            unique unique_by utf8bytelength values walk with_entries.
+            Different on purpose: FILTER runs on each element of the stream (see above), and numbers \
+            keep the literal text they were read with. Not yet in this mode: input and inputs (they \
+            fail with jq's "break"), -s, -n, -R, --seq, -L.
 
-            Anything else (input, inputs, def, label, foreach, assignment such as = |= +=, other \
-            functions) is refused before any input is read, with its column (exit 3).
-
-            EXIT STATUS (the same as jq 1.6)
+            EXIT STATUS (jq's, but for input errors: jq 1.8 exits 5 there)
               0  success; also after | head closed the output, and with --on-error skip
               1  -e: the last result was false or null
               2  usage error, unreadable input file, output that cannot be written
