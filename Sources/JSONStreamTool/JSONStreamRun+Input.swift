@@ -4,53 +4,74 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import JSONFilter
 import StreamingJSON
 
+/// The elements of all the input files, one after another: what the run
+/// loop applies the filter to, and what the filter's `input` and `inputs`
+/// read (with `-n`, all of them).
+final class InputElements {
+    var pendingFiles: [String]
+    var reader: _ValueReader?
+    var name = ""
+    /// Whether the current array input has begun its one jq input (unit).
+    var unitStarted = false
+    /// A syntax error (or a broken element) ended all reading.
+    var finished = false
+
+    init(files: [String]) {
+        pendingFiles = files
+    }
+}
+
+/// One element and where it came from.
+struct InputElement {
+    let value: JSONValue
+    let location: JSONStreamRun.ElementLocation
+    /// The element belongs to an array input (a runtime error stops that input).
+    let isInArray: Bool
+}
+
 extension JSONStreamRun {
-    /// Streams one input (a path, or `-` for stdin) through the filter.
+    /// Applies the filter to every element of every input.
     ///
-    /// What each event does follows DESIGN.md's "jsonstream behaviour by
+    /// What each event does follows the package's "jsonstream behaviour by
     /// input kind": a runtime error stops an array (jq stops `.[] | F`) and
     /// not JSON Lines; a syntax error stops everything; an element over a
     /// limit is reported and the input goes on; with `--on-error skip` every
-    /// element error is reported and skipped. Returns false when nothing
-    /// more may be read (a syntax error).
-    func read(_ file: String) throws -> Bool {
-        let name = file == "-" ? "<stdin>" : file
-        let reader: _ValueReader
-        let flush = { [unowned self] in self.flushBeforeBlockingRead() }
-        if file == "-" {
-            reader = _ValueReader(descriptor: streams.input, format: streamFormat, path: options.path,
-                                  limits: options.limits, projection: projection, beforeBlockingRead: flush)
-        } else {
-            do {
-                reader = try _ValueReader(contentsOfFile: file, format: streamFormat, path: options.path,
-                                          limits: options.limits, projection: projection, beforeBlockingRead: flush)
-            } catch {
-                inputUnreadable = true
-                say("jsonstream: error: Could not open \(file): \(reason(error))")
-                return true  // jq goes on with the next file and exits 2
-            }
-        }
-        defer { counters.bytesOfFinishedInputs += reader.bytesRead }
-
+    /// element error is reported and skipped.
+    func readAll() throws {
         let skips = options.errorPolicy == .skip
-        var unitStarted = false
+        while let element = try nextElement(asUnit: true) {
+            let succeeded = try apply(to: element.value, at: element.location)
+            if let error = deferredOutputError { throw error }
+            if !succeeded && element.isInArray && !skips { closeCurrentInput() }
+        }
+    }
+
+    /// The next element of the inputs, or nil when there is none. `asUnit`:
+    /// the element is one jq input of its own (not one `input` reads).
+    func nextElement(asUnit: Bool) throws -> InputElement? {
+        let skips = options.errorPolicy == .skip
         while true {
+            guard let reader = inputs.reader else {
+                guard !inputs.finished, !inputs.pendingFiles.isEmpty else { return nil }
+                open(inputs.pendingFiles.removeFirst())
+                continue
+            }
             let event = reader.next()
             if let error = deferredOutputError { throw error }
+            let name = inputs.name
             switch event {
             case .value(let value):
                 counters.elementsIn += 1
                 let isArray = reader.isArray == true
-                if !isArray || !unitStarted {
+                if asUnit, !isArray || !inputs.unitStarted {
                     exitRule.beginUnit()
-                    unitStarted = true
+                    inputs.unitStarted = true
                 }
-                let succeeded = try apply(to: value, at: location(of: reader, in: name))
-                if let error = deferredOutputError { throw error }
-                if !succeeded && isArray && !skips { return true }
                 progress?.tick(bytes: counters.bytesOfFinishedInputs + reader.bytesRead, elements: counters.elementsIn)
+                return InputElement(value: value, location: location(of: reader, in: name), isInArray: isArray)
 
             case .elementError(let error, let isLimit):
                 counters.elementsIn += 1
@@ -64,7 +85,7 @@ extension JSONStreamRun {
                 say("jsonstream: error (at \(place)): \(error.message)")
                 // A value over a limit is well-formed: the next line is sound. After
                 // a malformed line, jq stops reading.
-                if !isLimit { return false }
+                if !isLimit { finishReading() }
 
             case .syntaxError(let error):
                 counters.elementsIn += 1
@@ -72,23 +93,60 @@ extension JSONStreamRun {
                 if skips {
                     counters.skipped += 1
                     say("jsonstream: skipped (at \(place)): \(error.message); the rest of \(name) cannot be read")
-                    return true
+                    closeCurrentInput()
+                    continue
                 }
                 inputFailed = true
                 say("jsonstream: error (at \(place)): \(error.message)")
-                return false
+                finishReading()
 
             case .readError(let error):
                 inputUnreadable = true
                 say("jsonstream: error: Could not read \(name): \(reason(error))")
-                return true
+                closeCurrentInput()
 
             case .end:
                 // An empty array is still one jq input, with no result (`-e` exits 4).
-                if reader.isArray == true && !unitStarted { exitRule.beginUnit() }
-                return true
+                if reader.isArray == true && !inputs.unitStarted { exitRule.beginUnit() }
+                closeCurrentInput()
             }
         }
+    }
+
+    /// Opens `file` (a path, or `-` for stdin) as the current input; an
+    /// unreadable file is reported and skipped (jq goes on and exits 2).
+    private func open(_ file: String) {
+        let name = file == "-" ? "<stdin>" : file
+        let flush = { [unowned self] in self.flushBeforeBlockingRead() }
+        do {
+            if file == "-" {
+                inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat, path: options.path,
+                                             limits: options.limits, projection: projection, beforeBlockingRead: flush)
+            } else {
+                inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat, path: options.path,
+                                                 limits: options.limits, projection: projection,
+                                                 beforeBlockingRead: flush)
+            }
+        } catch {
+            inputUnreadable = true
+            say("jsonstream: error: Could not open \(file): \(reason(error))")
+            return
+        }
+        inputs.name = name
+        inputs.unitStarted = false
+        context.inputFilename = file == "-" ? .null : .string(file)
+    }
+
+    /// Ends the current input file; reading goes on with the next.
+    func closeCurrentInput() {
+        if let reader = inputs.reader { counters.bytesOfFinishedInputs += reader.bytesRead }
+        inputs.reader = nil
+    }
+
+    /// Ends all reading (after a syntax error).
+    private func finishReading() {
+        closeCurrentInput()
+        inputs.finished = true
     }
 
     private var streamFormat: JSONStreamFormat {

@@ -192,6 +192,11 @@ final class JSONStreamRun {
     var deferredOutputError: OutputError?
     /// The members of each element the filter can see, when not all of them.
     let projection: _Projection?
+    /// The elements of the input files, for the run loop and for `input`.
+    let inputs: InputElements
+    /// What the filter reaches besides its input: `input`, `inputs`,
+    /// `input_filename`, `$ENV`.
+    let context = JSONFilterContext()
 
     // What the exit status will say.
     var inputUnreadable = false
@@ -210,6 +215,8 @@ final class JSONStreamRun {
                           flushesEachResult: options.unbuffered || streams.outputIsTerminal)
         if let split = options.split { self.split = SplitFiles(split) }
         projection = options.projectsInput ? filter.observedMembers.map(_Projection.init) : nil
+        inputs = InputElements(files: options.files.isEmpty ? ["-"] : options.files)
+        context.nextInput = { [unowned self] in try self.nextElement(asUnit: false)?.value }
     }
 
     func execute() -> ExitStatus {
@@ -229,7 +236,7 @@ final class JSONStreamRun {
                 exitRule.beginUnit()
                 _ = try apply(to: .null, at: nil)
             } else {
-                for file in files where try !read(file) { break }
+                try readAll()
             }
         } catch Stop.limitReached {
             // Done: the results asked for are out.
@@ -313,7 +320,7 @@ final class JSONStreamRun {
     @inline(__always)
     func apply(to value: JSONValue, at location: @autoclosure () -> ElementLocation?) throws -> Bool {
         do {
-            try filter.apply(to: value) { result in try self.emit(result) }
+            try filter.apply(to: value, context: context) { result in try self.emit(result) }
             return true
         } catch let error as JSONFilterError {
             elementFailed(error.message, at: location())

@@ -89,8 +89,9 @@ struct JSONStreamCommand: ParsableCommand {
             (exit 3).
 
             Different on purpose: FILTER runs on each element of the stream (see above), and numbers \
-            keep the literal text they were read with. Not yet in this mode: input and inputs (they \
-            fail with jq's "break"), -s, -n, -R, --seq, -L.
+            keep the literal text they were read with. input and inputs read the following elements \
+            of the stream (with -n, all of them: jsonstream -n 'reduce inputs as $r (0; . + 1)' \
+            counts the elements in constant memory). Not yet in this mode: -s, -R, --seq, -L.
 
             EXIT STATUS (jq's, but for input errors: jq 1.8 exits 5 there)
               0  success; also after | head closed the output, and with --on-error skip

@@ -12,6 +12,23 @@ struct InputTests {
         #expect(try await jsonstream([], input: "[1,[2]]").lines == ["1", "[2]"])  // the filter defaults to .
     }
 
+    @Test("input and inputs read the following elements; with -n, all of them")
+    func inputAndInputs() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try directory.file("1.json", "[1,2,3]")
+        let second = try directory.file("2.jsonl", "4\n5\n")
+        let sum = try await jsonstream(["-n", "reduce inputs as $x (0; . + $x)", first, second])
+        #expect(sum.lines == ["15"])
+        let pairs = try await jsonstream(["-c", "[., input]", first, second])
+        #expect(pairs.lines == ["[1,2]", "[3,4]"], "\(pairs.stderr)")
+        #expect(pairs.status == 5)  // 5 finds no input left: jq's "break"
+        #expect(pairs.stderr.contains("break"))
+        let names = try await jsonstream(["-n", "[input | input_filename, input_filename]", first])
+        #expect(names.lines == ["[\"\(first)\",\"\(first)\"]"])
+        let piped = try await jsonstream(["-nc", "[inputs.a]"], input: "{\"a\":1} {\"a\":2}")
+        #expect(piped.lines == ["[1,2]"])
+    }
+
     @Test("stdin redirected from a regular file")
     func standardInputFromFile() async throws {
         let run = try await jsonstream([".name"], stdinPath: JSONStreamBinary.fixture("jq/inputs/beers.json"))
