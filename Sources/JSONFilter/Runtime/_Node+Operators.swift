@@ -189,6 +189,7 @@ final class _ObjectNode: _Node {
     }
 
     let entries: [(key: Key, value: _Node)]
+    /// The keys, when every one is a distinct constant.
     let names: [String]?
 
     init(_ entries: [(key: Key, value: _Node)]) {
@@ -202,11 +203,19 @@ final class _ObjectNode: _Node {
             }
             single = single && entry.value.isSingle
         }
-        self.names = names.count == entries.count ? names : nil
+        self.names = names.count == entries.count && Set(names).count == names.count ? names : nil
         super.init(isSingle: single)
     }
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
+        if let names {
+            // Distinct constant keys (`{id, name}`): the object is built
+            // from its two arrays at once.
+            var values: [JSONValue] = []
+            values.reserveCapacity(names.count)
+            for entry in entries { values.append(try entry.value.value(input, frame)) }
+            return .object(JSONObject(_distinctKeys: names, values: values))
+        }
         var object = JSONObject()
         for entry in entries {
             switch entry.key {

@@ -222,11 +222,17 @@ extension JSONNumber {
     /// come out as `1E+2`, `1.5E+300`, `0.00001`, and a plain decimal with
     /// more than six zeros after the point in exponent form (`1E-7`).
     public static func jqCanonicalLiteral(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        let hasExponent = bytes.contains { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-        let zeroPrefix = Array("0.000000".utf8), negativeZeroPrefix = Array("-0.000000".utf8)
-        guard hasExponent || bytes.starts(with: zeroPrefix) || bytes.starts(with: negativeZeroPrefix) else { return text }
-        return canonical(bytes) ?? text
+        // Every number a writer prints passes here: the usual literal is
+        // recognised in one pass over its bytes, without a copy.
+        let needsWork = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first else { return false }
+            for byte in bytes where byte | 0x20 == UInt8(ascii: "e") { return true }
+            guard first == UInt8(ascii: "0") || first == UInt8(ascii: "-") else { return false }
+            let digits = first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
+            return digits.count > 8 && digits.starts(with: "0.000000".utf8)
+        } ?? true
+        guard needsWork else { return text }
+        return canonical(Array(text.utf8)) ?? text
     }
 
     private static func canonical(_ bytes: [UInt8]) -> String? {
