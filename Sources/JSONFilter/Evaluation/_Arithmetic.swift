@@ -30,19 +30,21 @@ enum _Arithmetic {
     /// `a += b` on a value nothing else holds: arrays, strings and objects
     /// grow in place instead of being copied.
     static func addInPlace(_ a: inout JSONValue, _ b: JSONValue) throws {
-        switch (a, b) {
-        case (.array, .array(let y)):
-            guard case .array(var x) = a else { return }
+        // `a` is matched without binding its payload first: a tuple
+        // `(a, b)` would hold a second reference and force a copy.
+        switch b {
+        case .array(let y):
+            guard case .array(var x) = a else { return a = try add(a, b) }
             a = .null
             x.append(contentsOf: y)
             a = .array(x)
-        case (.string, .string(let y)):
-            guard case .string(var x) = a else { return }
+        case .string(let y):
+            guard case .string(var x) = a else { return a = try add(a, b) }
             a = .null
             x += y
             a = .string(x)
-        case (.object, .object(let y)):
-            guard case .object(var x) = a else { return }
+        case .object(let y):
+            guard case .object(var x) = a else { return a = try add(a, b) }
             a = .null
             for (key, value) in y { x[key] = value }
             a = .object(x)

@@ -27,27 +27,42 @@ extension JSONValue {
     mutating func _update(_ keys: ArraySlice<JSONValue>, _ body: (inout JSONValue) throws -> Void) throws {
         guard let key = keys.first else { return try body(&self) }
         let rest = keys.dropFirst()
-        switch (self, key) {
-        case (.object, .string(let name)):
-            guard case .object(var object) = self else { return }
+        // `self` is tested by its case alone before its payload is taken:
+        // matching a tuple `(self, key)` would hold a second reference and
+        // make every update copy the container.
+        let isNull: Bool
+        if case .null = self { isNull = true } else { isNull = false }
+        switch key {
+        case .string(let name):
+            if isNull {
+                var member = JSONValue.null
+                try member._update(rest, body)
+                self = .object(JSONObject([(name, member)]))
+                return
+            }
+            guard case .object(var object) = self else { break }
             self = .null
             defer { self = .object(object) }
             try object._modifyValue(forKey: name, default: .null) { try $0._update(rest, body) }
-        case (.null, .string(let name)):
-            var member = JSONValue.null
-            try member._update(rest, body)
-            self = .object(JSONObject([(name, member)]))
-        case (.array, .number), (.null, .number):
+            return
+        case .number:
             var array: [JSONValue] = []
-            if case .array(let existing) = self { array = existing }
+            if !isNull {
+                guard case .array(let existing) = self else { break }
+                array = existing
+            }
             self = .null
             defer { self = .array(array) }
             let position = try Self.writablePosition(key, count: array.count)
             if array.count <= position { array.append(contentsOf: repeatElement(.null, count: position - array.count + 1)) }
             try array[position]._update(rest, body)
-        case (.array, .object), (.null, .object):
+            return
+        case .object:
             var array: [JSONValue] = []
-            if case .array(let existing) = self { array = existing }
+            if !isNull {
+                guard case .array(let existing) = self else { break }
+                array = existing
+            }
             let range = try _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count)
             var slice = JSONValue.array(Array(array[range]))
             try slice._update(rest, body)
@@ -57,12 +72,14 @@ extension JSONValue {
             self = .null
             array.replaceSubrange(range, with: replacement)
             self = .array(array)
+            return
         default:
-            if case .object = key, case .object = self {
-                throw JSONFilterError(message: "Cannot update field at object index of object")
-            }
-            throw _Access.indexError(self, key)
+            break
         }
+        if case .object = key, case .object = self {
+            throw JSONFilterError(message: "Cannot update field at object index of object")
+        }
+        throw _Access.indexError(self, key)
     }
 
     /// An array position to write: negative counts from the end (an error
@@ -138,8 +155,15 @@ extension JSONValue {
         guard let key = keys.first else { return }
         if case .null = self { return }
         let rest = keys.dropFirst()
-        switch (self, key) {
-        case (.object, .string(let name)):
+        // Matched by case first, payload taken after (see `_update`).
+        let kind: Int
+        switch self {
+        case .object: kind = 1
+        case .array: kind = 2
+        default: kind = 0
+        }
+        switch (kind, key) {
+        case (1, .string(let name)):
             guard case .object(var object) = self else { return }
             guard object.position(of: name) != nil else { return }
             self = .null
@@ -149,7 +173,7 @@ extension JSONValue {
             } else {
                 try object._modifyValue(forKey: name, default: .null) { try $0._delete(rest) }
             }
-        case (.array, .number(let number)):
+        case (2, .number(let number)):
             guard case .array(var array) = self else { return }
             if number.double.isNaN { return }
             var position = _truncatedIndex(number.double)
@@ -162,7 +186,7 @@ extension JSONValue {
             } else {
                 try array[position]._delete(rest)
             }
-        case (.array, .object):
+        case (2, .object):
             guard case .array(var array) = self else { return }
             let range = try _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count)
             self = .null
