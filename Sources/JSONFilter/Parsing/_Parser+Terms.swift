@@ -159,33 +159,11 @@ extension _Parser {
             }
             return .tryCatch(body, handler)
         case "reduce":
-            _ = advance()
-            let source = try alternative()
-            try expectKeyword("as")
-            let pattern = try patternAlternatives()
-            try expect("(")
-            let initial = try pipe()
-            try expect(";")
-            let update = try pipe()
-            try expect(")")
-            return .reduce(source: source, pattern: try single(pattern, token), initial: initial, update: update)
+            let (source, pattern, initial, update, _) = try fold(allowsExtract: false)
+            return .reduce(source: source, pattern: pattern, initial: initial, update: update)
         case "foreach":
-            _ = advance()
-            let source = try alternative()
-            try expectKeyword("as")
-            let pattern = try patternAlternatives()
-            try expect("(")
-            let initial = try pipe()
-            try expect(";")
-            let update = try pipe()
-            var extract: _Filter?
-            if isSymbol(";") {
-                _ = advance()
-                extract = try pipe()
-            }
-            try expect(")")
-            return .foreach(source: source, pattern: try single(pattern, token), initial: initial, update: update,
-                            extract: extract)
+            let (source, pattern, initial, update, extract) = try fold(allowsExtract: true)
+            return .foreach(source: source, pattern: pattern, initial: initial, update: update, extract: extract)
         case "break":
             _ = advance()
             guard case .variable(let name) = peek.kind else { throw unexpected() }
@@ -222,10 +200,25 @@ extension _Parser {
         }
     }
 
-    /// reduce and foreach take one pattern (`?//` only in `as` bindings:
-    /// jq accepts it there too, trying the alternatives in turn).
-    private func single(_ patterns: [_Pattern], _ token: _Token) throws -> _Pattern {
-        patterns[0]
+    /// `reduce`/`foreach SOURCE as PATTERN (INITIAL; UPDATE[; EXTRACT])`, from
+    /// the keyword. They bind the first of `?//` alternatives.
+    private mutating func fold(allowsExtract: Bool)
+        throws -> (_Filter, _Pattern, _Filter, _Filter, _Filter?) {
+        _ = advance()
+        let source = try alternative()
+        try expectKeyword("as")
+        let pattern = try patternAlternatives()[0]
+        try expect("(")
+        let initial = try pipe()
+        try expect(";")
+        let update = try pipe()
+        var extract: _Filter?
+        if allowsExtract, isSymbol(";") {
+            _ = advance()
+            extract = try pipe()
+        }
+        try expect(")")
+        return (source, pattern, initial, update, extract)
     }
 
     /// `try`'s body and handler: a postfix term (jq gives `try` and

@@ -178,19 +178,26 @@ final class _ReduceNode: _Node {
     /// `path(reduce …)`: the state is a (value, path) pair.
     private func runTrackingPaths(_ input: JSONValue, _ path: _Path, _ frame: _Frame, _ emit: _Emit) throws {
         try initial.run(input, path, frame) { start, startPath in
-            var state = start
-            var statePath = startPath
-            try self.source.run(input, nil, frame) { value, _ in
-                try self.binder.bind(value, input, frame) {
-                    let current = state
-                    state = .null
-                    try self.update.run(current, statePath, frame) { next, nextPath in
-                        state = next
-                        statePath = nextPath
-                    }
+            var state = (start, startPath)
+            try _ReduceNode.fold(source, binder, update, input, frame, &state) { _, _ in }
+            try emit(state.0, state.1)
+        }
+    }
+
+    /// The loop `reduce` (tracking paths) and `foreach` share: each value of
+    /// `source` bound, `update` run on the state, every output handed to
+    /// `each`, the last one the next state (null when there is none).
+    static func fold(_ source: _Node, _ binder: _Binder, _ update: _Node, _ input: JSONValue, _ frame: _Frame,
+                     _ state: inout (JSONValue, _Path?), _ each: _Emit) throws {
+        try source.run(input, nil, frame) { value, _ in
+            try binder.bind(value, input, frame) {
+                let current = state
+                state = (.null, current.1)
+                try update.run(current.0, current.1, frame) { next, nextPath in
+                    state = (next, nextPath)
+                    try each(next, nextPath)
                 }
             }
-            try emit(state, statePath)
         }
     }
 }
@@ -215,21 +222,12 @@ final class _ForeachNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         try initial.run(input, path, frame) { start, startPath in
-            var state = start
-            var statePath = startPath
-            try self.source.run(input, nil, frame) { value, _ in
-                try self.binder.bind(value, input, frame) {
-                    let current = state
-                    state = .null
-                    try self.update.run(current, statePath, frame) { next, nextPath in
-                        state = next
-                        statePath = nextPath
-                        if let extract = self.extract {
-                            try extract.run(next, nextPath, frame, emit)
-                        } else {
-                            try emit(next, nextPath)
-                        }
-                    }
+            var state = (start, startPath)
+            try _ReduceNode.fold(self.source, self.binder, self.update, input, frame, &state) { next, nextPath in
+                if let extract = self.extract {
+                    try extract.run(next, nextPath, frame, emit)
+                } else {
+                    try emit(next, nextPath)
                 }
             }
         }
