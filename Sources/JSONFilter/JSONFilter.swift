@@ -77,6 +77,9 @@ public struct JSONFilter: @unchecked Sendable {
 /// A compiled program: its node tree and what its root frame holds.
 final class _Program {
     let body: _Node
+    /// Every `def` the program uses, its own and the prelude's: calls do
+    /// not retain their function, so this does.
+    let functions: [_Function]
     let slotCount: Int
     /// Values of the root frame's first slots: `--arg` values, imported data.
     let initialSlots: [JSONValue]
@@ -93,6 +96,7 @@ final class _Program {
         scope = try compiler.importModules(parsed.imports, scope, level, slots: &slots)
         body = try compiler.compile(parsed.filter, scope, level)
         _Singleness.revise([body])
+        functions = compiler.functions
         slotCount = level.slotCount
         initialSlots = slots
     }

@@ -49,6 +49,8 @@ struct _Compiler {
     var modules: _ModuleLoader
     /// Built-ins defined in jq (`_Prelude`), compiled when first called.
     var prelude: _PreludeLibrary
+    /// Every function compiled: what keeps them alive (calls do not).
+    var functions: [_Function] = []
 
     init(modules: _ModuleLoader) {
         self.modules = modules
@@ -234,6 +236,7 @@ struct _Compiler {
     /// Compiles a `def` body in a level of its own.
     mutating func define(_ function: _Function, _ definition: _FunctionDefinition, _ scope: _Scope,
                          _ level: _Level) throws {
+        functions.append(function)
         let bodyLevel = _Level(depth: level.depth + 1)
         var inner = scope
         for (index, parameter) in definition.parameters.enumerated() {

@@ -67,6 +67,7 @@ extension _Compiler {
                     exported.body = function.body
                     exported.slotCount = function.slotCount
                     exported.valueParameters = function.valueParameters
+                    functions.append(exported)
                 } else {
                     exported = function
                 }

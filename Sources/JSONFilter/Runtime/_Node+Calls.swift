@@ -23,7 +23,9 @@ final class _Function {
 /// A call of a `def`: a new frame under the frame of the definition, with
 /// the arguments as closures over the caller's frame.
 final class _CallNode: _Node {
-    let function: _Function
+    /// Not retained: a recursive function's body holds calls of itself, and
+    /// the program keeps every function alive (`_Program.functions`).
+    unowned(unsafe) let function: _Function
     /// Static hops from the caller's frame to the definition's frame.
     let up: Int
     let arguments: [_Lambda]
