@@ -1,6 +1,8 @@
 import FuzzChecks
 import FuzzDriver
 
+FilterCheck.prepare()
+
 // A jq program compiled and run on a fixed document: see FilterCheck.
 runFuzzer { data, size in
     do {

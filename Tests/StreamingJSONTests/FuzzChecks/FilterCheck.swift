@@ -24,6 +24,14 @@ import Foundation
 /// of generators filtered by `select`, doubling arrays): scripts/fuzz runs
 /// this target under -fork=1, which sets timeouts and out-of-memory inputs aside.
 public enum FilterCheck {
+    /// Parses jq's library of built-ins written in jq, which the package
+    /// parses once, on first use, and keeps: called before the first input,
+    /// so that libFuzzer's per-input leak check does not count it against
+    /// whichever input came first.
+    public static func prepare() {
+        _ = try? JSONFilter("paths")
+    }
+
     public enum Outcome: CustomStringConvertible {
         case compileError(JSONFilterError)
         case ran(outputs: [JSONValue], error: JSONFilterError?)
