@@ -139,14 +139,19 @@ enum _Prelude {
 /// The prelude parsed once, its definitions compiled on first use (one
 /// library per compilation).
 final class _PreludeLibrary {
-    private static let parsed: [String: _FunctionDefinition] = {
+    /// Parsed by each library that needs it (once per compilation that
+    /// calls one of its functions), not kept in a global: the parse is
+    /// quick, and nothing outlives the programs that use it.
+    private lazy var parsed: [String: _FunctionDefinition] = Self.parse()
+
+    private static func parse() -> [String: _FunctionDefinition] {
         guard let program = try? _Parser.parseProgram(_Prelude.source) else { return [:] }
         var table: [String: _FunctionDefinition] = [:]
         for definition in program.definitions where table["\(definition.name)/\(definition.arity)"] == nil {
             table["\(definition.name)/\(definition.arity)"] = definition
         }
         return table
-    }()
+    }
 
     private var compiled: [String: _Function] = [:]
 
@@ -154,12 +159,12 @@ final class _PreludeLibrary {
     func function(_ name: String, arity: Int, compiler: inout _Compiler) throws -> _Function? {
         let key = "\(name)/\(arity)"
         if let function = compiled[key] { return function }
-        guard let definition = Self.parsed[key] else { return nil }
+        guard let definition = parsed[key] else { return nil }
         let function = _Function(name: name, arity: arity)
         compiled[key] = function
         try compiler.define(function, definition, _Scope(nil, depth: 0, next: nil), _Level(depth: 0))
         return function
     }
 
-    static var names: [String] { parsed.keys.sorted() }
+    static var names: [String] { parse().keys.sorted() }
 }
