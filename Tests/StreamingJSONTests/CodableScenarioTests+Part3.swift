@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StreamingJSON
 
-// Codable scenarios 17–22 (DESIGN.md); support helpers are in CodableScenarioTests.swift.
+// Codable scenarios 17–22 (the package's list of classic Codable tutorial cases); support helpers are in CodableScenarioTests.swift.
 
 extension CodableScenarioTests {
 

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import StreamingJSON
 
-// The 22 "Codable scenarios the package must pass" (DESIGN.md), one @Test each.
+// The 22 Codable scenarios the package must pass (classic Codable tutorial cases), one @Test each.
 // Scenarios 1–8 are here, 9–16 in CodableScenarioTests+Part2.swift, 17–22 in +Part3.swift.
-// JSON and model types follow the tutorials in ../shared/seeds/.
+// JSON and model types follow those tutorials.
 // Every decoded field is asserted; several scenarios are also decoded with
 // Foundation's JSONDecoder on the same input and compared.
 
