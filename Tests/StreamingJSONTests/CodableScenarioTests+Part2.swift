@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StreamingJSON
 
-// Codable scenarios 9–16 (DESIGN.md); 17–22 are in CodableScenarioTests+Part3.swift; support helpers are in CodableScenarioTests.swift.
+// Codable scenarios 9–16; 17–22 are in CodableScenarioTests+Part3.swift; support helpers are in CodableScenarioTests.swift.
 
 extension CodableScenarioTests {
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StreamingJSON
 
-// The encoder scenarios of DESIGN.md, one @Test each. Every expected string is
+// The encoder scenarios (classic Codable tutorial cases), one @Test each. Every expected string is
 // asserted against our encoder and, where the keys are sorted (Foundation's key
 // order is otherwise unspecified), against Foundation's JSONEncoder too — so an
 // expectation that is not Foundation's bytes fails on its own.
