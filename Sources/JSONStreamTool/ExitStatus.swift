@@ -6,18 +6,19 @@
 /// | 1 | `-e`: the last result was `false` or `null` |
 /// | 2 | usage error, unreadable input file, output that cannot be written |
 /// | 3 | the filter does not compile (reported before any input is read) |
-/// | 4 | input syntax error or element over a limit; `-e`: no result at all |
-/// | 5 | runtime error in the filter |
+/// | 4 | `-e`: no result at all |
+/// | 5 | input syntax error, element over a limit, runtime error in the filter |
 ///
-/// When several happen in one run, the first of 2, 4, 5 in that order wins;
-/// `-e`'s 1 and 4 apply only when nothing failed.
+/// When several happen in one run, 2 wins over 5; `-e`'s 1 and 4 apply only
+/// when nothing failed.
 package enum ExitStatus: Int32, Sendable {
     case success = 0
     case falseOrNull = 1
     case usage = 2
     case compile = 3
-    case input = 4
-    case runtime = 5
+    case noResult = 4
+    /// An input that does not parse or is over a limit, or a runtime error.
+    case failure = 5
 }
 
 /// jq 1.8's `-e` rule, kept per *unit*: jq's `process()` call, which is one

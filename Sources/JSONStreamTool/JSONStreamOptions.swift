@@ -81,7 +81,7 @@ package struct JSONStreamOptions: Sendable {
     package var errorPolicy: ErrorPolicy = .fail
     /// `--max-depth`, `--max-number-length`, `--max-string-length`,
     /// `--max-element-bytes` (0: none): what an input may hold before it is
-    /// an error (exit 4), checked while parsing, before memory is spent.
+    /// an error (exit 5), checked while parsing, before memory is spent.
     package var limits = _ParserLimits()
 
     // Output

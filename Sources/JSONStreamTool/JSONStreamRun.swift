@@ -294,8 +294,7 @@ final class JSONStreamRun {
 
     private func exitStatus() -> ExitStatus {
         if inputUnreadable { return .usage }
-        if inputFailed { return .input }
-        if runtimeFailed { return .runtime }
+        if inputFailed || runtimeFailed { return .failure }
         if options.exitStatus, let status = exitRule.exitStatus { return status }
         return .success
     }

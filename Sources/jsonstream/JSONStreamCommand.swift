@@ -93,13 +93,14 @@ struct JSONStreamCommand: ParsableCommand {
             of the stream (with -n, all of them: jsonstream -n 'reduce inputs as $r (0; . + 1)' \
             counts the elements in constant memory). Not yet in this mode: -s, -R, --seq, -L.
 
-            EXIT STATUS (jq's, but for input errors: jq 1.8 exits 5 there)
+            EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip
               1  -e: the last result was false or null
               2  usage error, unreadable input file, output that cannot be written
               3  the filter does not compile (reported before any input is read)
-              4  input syntax error, or an element over a limit; -e: no result at all
-              5  runtime error in the filter (an array stops there, JSON Lines goes on)
+              4  -e: no result at all
+              5  input syntax error, an element over a limit, or a runtime error in the
+                 filter (an array stops there; JSON Lines goes on after a runtime error)
 
             """,
         version: jsonStreamVersion

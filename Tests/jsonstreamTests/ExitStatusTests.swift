@@ -68,35 +68,35 @@ struct ExitStatusTests {
         #expect(missing.status == 2)
     }
 
-    @Test("4: an array with a syntax error: results so far, then file:line:column and element")
+    @Test("5: an array with a syntax error: results so far, then file:line:column and element")
     func arraySyntaxError() async throws {
         let directory = try TemporaryDirectory()
         let file = try directory.file("broken.json", "[\n{\"a\":1},\n{\"a\":2},\n{\"a\":x}\n]")
         let run = try await jsonstream([".a", file])
-        #expect(run.status == 4)
+        #expect(run.status == 5)
         #expect(run.lines == ["1", "2"])
         #expect(run.stderr.contains("\(file):4:6, element 2"), "\(run.stderr)")
         #expect(run.stderr.contains("Unexpected character 'x'"))
     }
 
-    @Test("4: a malformed JSON Lines value stops the input there")
+    @Test("5: a malformed JSON Lines value stops the input there")
     func linesSyntaxError() async throws {
         let run = try await jsonstream(["."], input: "1\n2\n{x\n3\n")
-        #expect(run.status == 4)
+        #expect(run.status == 5)
         #expect(run.lines == ["1", "2"])
         #expect(run.stderr.contains("<stdin>:3:2, element 2"), "\(run.stderr)")
     }
 
-    @Test("4: an element over a limit in JSON Lines is reported, the rest is read")
+    @Test("5: an element over a limit in JSON Lines is reported, the rest is read")
     func linesElementOverLimit() async throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let run = try await jsonstream(["-c", "."], input: "1\n\(deep)\n2\n")
-        #expect(run.status == 4)
+        #expect(run.status == 5)
         #expect(run.lines == ["1", "2"])
         #expect(run.stderr.contains("Nesting deeper than 512"), "\(run.stderr)")
     }
 
-    @Test("4: the --max-… limits, each on its own input; 2 for a limit out of range")
+    @Test("5: the --max-… limits, each on its own input; 2 for a limit out of range")
     func limitOptions() async throws {
         let cases: [([String], String, String)] = [
             (["--max-depth", "3"], "[1]\n[[[[2]]]]\n[3]\n", "Nesting deeper than 3 levels (maxDepth)"),
@@ -106,7 +106,7 @@ struct ExitStatusTests {
         ]
         for (options, input, message) in cases {
             let run = try await jsonstream(options + ["--input", "lines", "-c", "."], input: input)
-            #expect(run.status == 4, "\(options)")
+            #expect(run.status == 5, "\(options)")
             #expect(run.lines == ["[1]", "[3]"], "\(options)")
             #expect(run.stderr.contains("<stdin>:2:"), "\(options): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(options): \(run.stderr)")
@@ -117,7 +117,7 @@ struct ExitStatusTests {
         // A string with no closing quote, much longer than the limit, in an array.
         let unclosed = "[\"" + String(repeating: "a", count: 2_000_000)
         let run = try await jsonstream(["--max-string-length", "100000", "."], input: unclosed)
-        #expect(run.status == 4)
+        #expect(run.status == 5)
         #expect(run.stderr.contains("<stdin>:1:2, element 0"), "\(run.stderr)")
         #expect(run.stderr.contains("String longer than 100000 bytes (maxStringLength)"))
         for arguments in [["--max-depth", "0", "."], ["--max-number-length", "0", "."],
@@ -128,7 +128,7 @@ struct ExitStatusTests {
         }
     }
 
-    @Test("4: -e and no result at all (jq 1.6); 0 when there was no input")
+    @Test("4: -e and no result at all (jq 1.8); 0 when there was no input")
     func noResult() async throws {
         #expect(try await jsonstream(["-e", "select(.x)"], input: "[{},{}]").status == 4)
         #expect(try await jsonstream(["-e", "."], input: "[]").status == 4)
@@ -152,7 +152,7 @@ struct ExitStatusTests {
         #expect(run.stderr.contains("<stdin>:2:1, element 1"), "\(run.stderr)")
     }
 
-    @Test("2 wins over 4 and 5; a failed file does not stop the next")
+    @Test("2 wins over 5; a failed file does not stop the next")
     func precedence() async throws {
         let directory = try TemporaryDirectory()
         let failing = try directory.file("a.json", #"[{"a":"s"}]"#)

@@ -57,7 +57,7 @@ struct InputTests {
         #expect(wholeArray.lines == ["3", "1"])
         // --input array refuses a root that is not an array.
         let notArray = try await jsonstream(["--input", "array", "."], input: #"{"a":1}"#)
-        #expect(notArray.status == 4)
+        #expect(notArray.status == 5)
         #expect(notArray.stderr.contains("Expected an array at the root but found an object"), "\(notArray.stderr)")
     }
 
@@ -71,7 +71,7 @@ struct InputTests {
         let quoted = try await jsonstream(["--path", #".["a b"].c"#, "."], input: #"{"x":0,"a b":{"c":[1,2]}}"#)
         #expect(quoted.lines == ["1", "2"])
         let missing = try await jsonstream(["--path", ".nope", "."], input: #"{"a":[]}"#)
-        #expect(missing.status == 4)
+        #expect(missing.status == 5)
         #expect(missing.stderr.contains("No array at path .nope"), "\(missing.stderr)")
         let index = try await jsonstream(["--path", ".[0]", "."], input: "[]")
         #expect(index.status == 2)

@@ -39,20 +39,20 @@ struct ToolUnitTests {
         #expect(TableWriter.lookup(["a", "b", "0", "z"], in: value) == nil)
     }
 
-    @Test("-e follows jq 1.6: the last unit decides; no unit at all is 0")
+    @Test("-e follows jq 1.8: the last unit decides; no unit at all is 0")
     func exitRule() {
         var rule = ExitStatusRule()
         #expect(rule.exitStatus == nil)
         rule.beginUnit()
-        #expect(rule.exitStatus == .input)  // no result
+        #expect(rule.exitStatus == .noResult)  // no result
         rule.result(isFalseOrNull: false)
         #expect(rule.exitStatus == .success)
         rule.result(isFalseOrNull: true)
         #expect(rule.exitStatus == .falseOrNull)
         rule.runtimeError()
-        #expect(rule.exitStatus == .runtime)
+        #expect(rule.exitStatus == .failure)
         rule.beginUnit()
-        #expect(rule.exitStatus == .input)
+        #expect(rule.exitStatus == .noResult)
     }
 
     @Test("Array layout: brackets, separators, nested indentation")

@@ -42,7 +42,8 @@ extension _Natives {
         guard case .array(let codes) = input else { throw JSONFilterError(message: "implode input must be an array") }
         var text = ""
         for code in codes {
-            guard case .number(let n) = code else {
+            // jq 1.8 refuses NaN as it refuses a non-number (NaN prints as null).
+            guard case .number(let n) = code, !n.double.isNaN else {
                 throw JSONFilterError(message: "\(_describe(code)) can't be imploded, unicode codepoint needs to be numeric")
             }
             let value = n.double
@@ -78,8 +79,8 @@ extension _Natives {
         guard case .array(let keyList) = keys, keyList.count == values.count else {
             throw JSONFilterError(message: "\(name) requires an array of keys of the same length")
         }
-        let order = values.indices.sorted { a, b in
-            let comparison = JSONValue._compare(keyList[a], keyList[b])
+        let order = try values.indices.sorted { a, b in
+            let comparison = try JSONValue._compare(keyList[a], keyList[b])
             return comparison != 0 ? comparison < 0 : a < b
         }
         return order.map { (keyList[$0], values[$0]) }
@@ -90,7 +91,7 @@ extension _Natives {
             throw JSONFilterError(message: "Cannot index \(input.typeName) with number")
         }
         guard case .array(let keyList) = keys else { return .null }
-        return _Builtins.extreme(values, keys: keyList, max: max)
+        return try _Builtins.extreme(values, keys: keyList, max: max)
     }
 
     static func bsearch(_ input: JSONValue, _ target: JSONValue) throws -> JSONValue {
@@ -100,7 +101,7 @@ extension _Natives {
         var low = 0, high = values.count - 1
         while low <= high {
             let mid = (low + high) / 2
-            let comparison = JSONValue._compare(values[mid], target)
+            let comparison = try JSONValue._compare(values[mid], target)
             if comparison == 0 { return number(mid) }
             if comparison < 0 { low = mid + 1 } else { high = mid - 1 }
         }

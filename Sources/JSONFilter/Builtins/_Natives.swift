@@ -39,7 +39,7 @@ enum _Natives {
 
     /// `builtins`: every built-in as `name/arity`.
     static var builtinNames: [String] {
-        let natives = Array(unary.keys) + Array(valued.keys) + generatorNames
+        let natives = Array(unary.keys) + Array(valued.keys) + generatorNames + _ModuleLoader.builtinNames
         let math = _MathLibrary.names.map { "\($0.name)/\($0.arity)" }
         return Set(natives + math + _PreludeLibrary.names).filter { !$0.hasPrefix("_") }.sorted()
     }
@@ -86,16 +86,16 @@ enum _Natives {
         },
         "min/0": { input in
             let array = try _Builtins.elements(input, for: "min")
-            return _Builtins.extreme(array, keys: array, max: false)
+            return try _Builtins.extreme(array, keys: array, max: false)
         },
         "max/0": { input in
             let array = try _Builtins.elements(input, for: "max")
-            return _Builtins.extreme(array, keys: array, max: true)
+            return try _Builtins.extreme(array, keys: array, max: true)
         },
         "sort/0": { .array(try _Builtins.sortable($0, "sort").sorted(by: JSONValue._less)) },
         "unique/0": { input in
             let sorted = try _Builtins.sortable(input, "unique").sorted(by: JSONValue._less)
-            return .array(_Builtins.groups(sorted.map { ($0, $0) }).map { $0[0] })
+            return .array(try _Builtins.groups(sorted.map { ($0, $0) }).map { $0[0] })
         },
         "reverse/0": { input in
             // jq 1.8.2's `[.[length - 1 - range(0; length)]]`: arrays reverse,
@@ -139,21 +139,11 @@ enum _Natives {
         "have_literal_numbers/0": { _ in .bool(true) },
         "transpose/0": transpose,
         "flatten/0": { .array(try _Builtins.flatten($0, depth: .infinity)) },
-        "ascii/0": { input in
-            guard case .number(let n) = input, let scalar = Unicode.Scalar(UInt32(clamping: Int(n.double))) else {
-                throw JSONFilterError(message: "ascii requires a code point")
-            }
-            return .string(String(scalar))
-        },
         "now/0": { _ in number(Date().timeIntervalSince1970) },
         "gmtime/0": _DateLibrary.gmtime,
         "localtime/0": _DateLibrary.localtime,
         "mktime/0": _DateLibrary.mktime,
         "builtins/0": { _ in .array(_Natives.builtinNames.map(JSONValue.string)) },
-        "input_line_number/0": { _ in number(0) },
-        "get_search_list/0": { _ in .array([]) },
-        "get_prog_origin/0": { _ in .null },
-        "get_jq_origin/0": { _ in .null },
     ]
 
     /// Functions of the input and `$value` arguments.
@@ -228,10 +218,10 @@ enum _Natives {
         },
         "_sort_by_impl/1": { input, args in .array(try sortedBy(input, args[0], "sort_by").map(\.1)) },
         "_group_by_impl/1": { input, args in
-            .array(_Builtins.groups(try sortedBy(input, args[0], "group_by")).map { .array($0) })
+            .array(try _Builtins.groups(try sortedBy(input, args[0], "group_by")).map { .array($0) })
         },
         "_unique_by_impl/1": { input, args in
-            .array(_Builtins.groups(try sortedBy(input, args[0], "unique_by")).map { $0[0] })
+            .array(try _Builtins.groups(try sortedBy(input, args[0], "unique_by")).map { $0[0] })
         },
         "_min_by_impl/1": { input, args in try extremeBy(input, args[0], max: false) },
         "_max_by_impl/1": { input, args in try extremeBy(input, args[0], max: true) },

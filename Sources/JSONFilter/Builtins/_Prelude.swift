@@ -19,13 +19,10 @@ enum _Prelude {
     def isfinite: type == "number" and (isinfinite | not);
     def normals: select(isnormal);
     def finites: select(isfinite);
-    def isvalid(f): try (f | true) catch false;
     def in(xs): . as $x | xs | has($x);
     def inside(xs): . as $x | xs | contains($x);
     def map_values(f): .[] |= f;
     def del(f): delpaths([path(f)]);
-    def to_array: if type == "array" then . else [.] end;
-    def toarray: if type == "array" then . else [.] end;
     def with_entries(f): to_entries | map(f) | from_entries;
     def sort_by(f): _sort_by_impl(map([f]));
     def group_by(f): _group_by_impl(map([f]));
@@ -114,7 +111,6 @@ enum _Prelude {
     def sub($re; str): sub($re; str; "");
     def gsub($re; str; $flags): sub($re; str; $flags + "g");
     def gsub($re; str): sub($re; str; "g");
-    def ascii: [.] | implode;
     def fromstream(f):
       {x: null, e: false} as $init
       | foreach f as $i ($init;

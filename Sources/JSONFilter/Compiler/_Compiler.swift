@@ -267,6 +267,7 @@ struct _Compiler {
         }
         let lambdas = try arguments.map { try lambda($0, scope, level) }
         if let native = try _Natives.make(name, lambdas, column: column) { return native }
+        if let native = modules.builtin(name, arity: arguments.count) { return native }
         if let function = try prelude.function(name, arity: arguments.count, compiler: &self) {
             return _CallNode(function, up: level.depth, arguments: lambdas)
         }

@@ -1,23 +1,47 @@
 import Foundation
 import StreamingJSON
 
-/// Finds and parses `import`/`include` targets along the library search
-/// path (`-L`), as jq does: `NAME.jq` (or `.json` for data), also as
-/// `NAME/LAST.jq`, relative paths resolved against each search directory.
+/// Finds `import`/`include` targets as jq 1.8's linker does. An import
+/// without a `search` key looks in `.` and then the library paths (`-L`);
+/// one with `search` (a string or an array) looks there, relative entries
+/// resolved against the importing module's directory (the program's origin
+/// for the main program) and `$ORIGIN/` against the executable's. In each
+/// directory: `PATH.jq`, then `PATH/jq/main.jq`, then `PATH/LAST.jq`
+/// (`.json` for data).
 struct _ModuleLoader {
     var searchPaths: [String]
+    /// Where the program comes from (`get_prog_origin`): the working directory.
+    var programOrigin: String = _ModuleLoader.realPath(FileManager.default.currentDirectoryPath)
 
-    /// The file for `path` with `suffix`, or nil.
-    func locate(_ path: String, suffix: String) -> String? {
+    /// The file for `path` with `suffix` (`jq` or `json`), or nil.
+    func locate(_ path: String, suffix: String, search: JSONValue? = nil, origin: String? = nil) -> String? {
         let last = (path as NSString).lastPathComponent
-        for directory in searchPaths {
-            let base = (directory as NSString).expandingTildeInPath
-            for candidate in ["\(path).\(suffix)", "\(path)/\(last).\(suffix)", "\(path)/jq/main.\(suffix)"] {
-                let full = (base as NSString).appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: full) { return full }
+        for directory in directories(search, origin: origin) {
+            for candidate in ["\(path).\(suffix)", "\(path)/jq/main.\(suffix)", "\(path)/\(last).\(suffix)"] {
+                let full = (directory as NSString).appendingPathComponent(candidate)
+                if FileManager.default.fileExists(atPath: full) { return Self.realPath(full) }
             }
         }
         return nil
+    }
+
+    /// jq's search chain for one import.
+    private func directories(_ search: JSONValue?, origin: String?) -> [String] {
+        let requested: [String]
+        switch search {
+        case nil: requested = ["."] + searchPaths
+        case .string(let one)?: requested = [one]
+        case .array(let many)?: requested = many.compactMap { if case .string(let s) = $0 { s } else { nil } }
+        default: requested = []
+        }
+        return requested.compactMap { entry in
+            let path = (entry as NSString).expandingTildeInPath
+            if path.isEmpty { return nil }
+            if path == "." { return path }
+            if path.hasPrefix("$ORIGIN/") { return Self.executableOrigin + "/" + path.dropFirst("$ORIGIN/".count) }
+            if search != nil, !path.hasPrefix("/") { return (origin ?? programOrigin) + "/" + path }
+            return path
+        }
     }
 
     func text(of file: String) throws -> String {
@@ -26,6 +50,67 @@ struct _ModuleLoader {
         }
         return String(decoding: data, as: UTF8.self)
     }
+
+    /// The directory of the running executable (`get_jq_origin`).
+    static var executableOrigin: String {
+        let executable = Bundle.main.executablePath ?? CommandLine.arguments.first ?? "."
+        return realPath((executable as NSString).deletingLastPathComponent)
+    }
+
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+extension _ModuleLoader {
+    /// `modulemeta`: a module's own metadata, then `deps` (each import's
+    /// metadata with `as`, `is_data` and `relpath`) and `defs` (`name/arity`).
+    func metadata(of input: JSONValue) throws -> JSONValue {
+        guard case .string(let name) = input else {
+            throw JSONFilterError(message: "modulemeta input module name must be a string")
+        }
+        // jq looks in the library paths only: it cannot know a caller's origin.
+        var loader = self
+        loader.searchPaths = searchPaths
+        guard let file = loader.locate(name, suffix: "jq", search: .array(searchPaths.map(JSONValue.string))) else {
+            throw JSONFilterError(message: "module not found: \(name)")
+        }
+        let module = try _Parser.parseProgram(try text(of: file))
+        var result: JSONObject
+        if case .object(let own)? = module.metadata { result = own } else { result = JSONObject() }
+        result["deps"] = .array(module.imports.map(Self.dependency))
+        result["defs"] = .array(module.definitions.map { .string("\($0.name)/\($0.arity)") })
+        return .object(result)
+    }
+
+    private static func dependency(_ directive: _Import) -> JSONValue {
+        var entry: JSONObject
+        if case .object(let metadata)? = directive.metadata { entry = metadata } else { entry = JSONObject() }
+        if let alias = directive.alias { entry["as"] = .string(directive.isData ? String(alias.dropFirst()) : alias) }
+        entry["is_data"] = .bool(directive.isData)
+        entry["relpath"] = .string(directive.path)
+        return .object(entry)
+    }
+
+    static let builtinNames = ["modulemeta/0", "get_search_list/0", "get_prog_origin/0", "get_jq_origin/0"]
+
+    /// The built-ins that answer from the module system, nil for any other name.
+    func builtin(_ name: String, arity: Int) -> _Node? {
+        guard arity == 0 else { return nil }
+        switch name {
+        case "modulemeta": return _NativeNode { input, path, _, emit in try emit(self.metadata(of: input), _Node.computed(path)) }
+        case "get_search_list": return constant(.array(searchPaths.map(JSONValue.string)))
+        case "get_prog_origin": return constant(.string(programOrigin))
+        case "get_jq_origin": return constant(.string(Self.executableOrigin))
+        default: return nil
+        }
+    }
+
+    private func constant(_ value: JSONValue) -> _Node {
+        _NativeNode { _, path, _, emit in try emit(value, _Node.computed(path)) }
+    }
 }
 
 extension _Compiler {
@@ -33,12 +118,13 @@ extension _Compiler {
     /// (under `alias::` for `import`, bare for `include`), or a data file's
     /// values as `$alias::alias`.
     mutating func importModules(_ imports: [_Import], _ scope: _Scope, _ level: _Level,
-                                slots: inout [JSONValue]) throws -> _Scope {
+                                slots: inout [JSONValue], origin: String? = nil) throws -> _Scope {
         var scope = scope
         for directive in imports {
             if directive.isData {
                 let name = String(directive.alias!.dropFirst())
-                guard let file = modules.locate(directive.path, suffix: "json") else {
+                guard let file = modules.locate(directive.path, suffix: "json", search: directive.metadata?["search"],
+                                                origin: origin) else {
                     throw JSONFilterError(message: "module not found: \(directive.path)", column: directive.column)
                 }
                 var values: [JSONValue] = []
@@ -51,12 +137,13 @@ extension _Compiler {
                 scope = scope.adding(.variable(name, slot: slot), depth: level.depth)
                 continue
             }
-            guard let file = modules.locate(directive.path, suffix: "jq") else {
+            guard let file = modules.locate(directive.path, suffix: "jq", search: directive.metadata?["search"],
+                                            origin: origin) else {
                 throw JSONFilterError(message: "module not found: \(directive.path)", column: directive.column)
             }
             let module = try _Parser.parseProgram(try modules.text(of: file))
             var moduleScope = try importModules(module.imports, _Scope(nil, depth: level.depth, next: nil), level,
-                                                slots: &slots)
+                                                slots: &slots, origin: (file as NSString).deletingLastPathComponent)
             for definition in module.definitions {
                 let function = _Function(name: definition.name, arity: definition.arity)
                 moduleScope = moduleScope.adding(.function(function), depth: level.depth)

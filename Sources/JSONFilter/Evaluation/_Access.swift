@@ -18,9 +18,12 @@ enum _Access {
             return array.indices.contains(position) ? array[position] : .null
         case (.null, .string), (.null, .number), (.null, .null):
             return .null
-        case (.array, .object(let range)):
-            // `.[{"start": 1, "end": 3}]` is a slice in jq.
-            return try slice(container, range["start"] ?? .null, range["end"] ?? .null)
+        case (.array, .object(let range)), (.string, .object(let range)):
+            // `.[{"start": 1, "end": 3}]` is a slice in jq; both members are needed.
+            guard let from = range["start"], let to = range["end"] else {
+                throw JSONFilterError(message: "Array/string slice indices must be integers")
+            }
+            return try slice(container, from, to)
         case (.array(let array), .array(let needle)):
             return .array(_indices(of: needle, in: array).map { .number(JSONNumber($0)) })
         case (.null, .object):

@@ -74,7 +74,8 @@ enum _Arithmetic {
     static func subtract(_ a: JSONValue, _ b: JSONValue) throws -> JSONValue {
         switch (a, b) {
         case (.number(let x), .number(let y)): return .number(JSONNumber(x.double - y.double))
-        case (.array(let x), .array(let y)): return .array(x.filter { !y.contains($0) })
+        case (.array(let x), .array(let y)):
+            return .array(try x.filter { element in try !y.contains { try JSONValue._equal(element, $0) } })
         default:
             throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be subtracted")
         }
@@ -96,17 +97,18 @@ enum _Arithmetic {
             }
             return .string(String(repeating: s, count: Int(copies)))
         case (.object(let x), .object(let y)):
-            return .object(deepMerge(x, y))
+            return .object(try deepMerge(x, y, depth: 0))
         default:
             throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot be multiplied")
         }
     }
 
-    private static func deepMerge(_ x: JSONObject, _ y: JSONObject) -> JSONObject {
+    private static func deepMerge(_ x: JSONObject, _ y: JSONObject, depth: Int) throws -> JSONObject {
+        if depth > JSONValue._depthLimit { throw JSONFilterError(message: "Object merge too deep") }
         var result = x
         for (key, value) in y {
             if case .object(let inner) = value, case .object(let existing)? = result[key] {
-                result[key] = .object(deepMerge(existing, inner))
+                result[key] = .object(try deepMerge(existing, inner, depth: depth + 1))
             } else {
                 result[key] = value
             }

@@ -78,10 +78,10 @@ enum _Builtins {
     }
 
     /// `min`/`max`(`_by`): the first smallest or the last largest key; null when empty.
-    static func extreme(_ values: [JSONValue], keys: [JSONValue], max: Bool) -> JSONValue {
+    static func extreme(_ values: [JSONValue], keys: [JSONValue], max: Bool) throws -> JSONValue {
         guard var best = values.indices.first else { return .null }
         for position in values.indices.dropFirst() {
-            let order = JSONValue._compare(keys[position], keys[best])
+            let order = try JSONValue._compare(keys[position], keys[best])
             if max ? order >= 0 : order < 0 { best = position }
         }
         return values[best]
@@ -95,11 +95,11 @@ enum _Builtins {
     }
 
     /// Runs of equal keys in (key, value) pairs already sorted by key.
-    static func groups(_ pairs: [(JSONValue, JSONValue)]) -> [[JSONValue]] {
+    static func groups(_ pairs: [(JSONValue, JSONValue)]) throws -> [[JSONValue]] {
         var result: [[JSONValue]] = []
         var lastKey: JSONValue?
         for (key, value) in pairs {
-            if let lastKey, JSONValue._compare(lastKey, key) == 0 {
+            if let lastKey, try JSONValue._compare(lastKey, key) == 0 {
                 result[result.count - 1].append(value)
             } else {
                 result.append([value])
@@ -116,19 +116,20 @@ enum _Builtins {
         guard a._rank == b._rank else {
             throw JSONFilterError(message: "\(_describe(a)) and \(_describe(b)) cannot have their containment checked")
         }
-        return contained(b, in: a)
+        return try contained(b, in: a, depth: 0)
     }
 
-    private static func contained(_ b: JSONValue, in a: JSONValue) -> Bool {
+    private static func contained(_ b: JSONValue, in a: JSONValue, depth: Int) throws -> Bool {
+        if depth > JSONValue._depthLimit { throw JSONFilterError(message: "Containment check too deep") }
         guard a._rank == b._rank else { return false }
         switch (a, b) {
         case (.object(let x), .object(let y)):
             for (key, wanted) in y {
-                guard let member = x[key], contained(wanted, in: member) else { return false }
+                guard let member = x[key], try contained(wanted, in: member, depth: depth + 1) else { return false }
             }
             return true
         case (.array(let x), .array(let y)):
-            return y.allSatisfy { wanted in x.contains { contained(wanted, in: $0) } }
+            return try y.allSatisfy { wanted in try x.contains { try contained(wanted, in: $0, depth: depth + 1) } }
         case (.string(let x), .string(let y)):
             return y.isEmpty || !_byteOffsets(of: y, in: x, first: true).isEmpty
         default:
@@ -218,21 +219,7 @@ enum _Builtins {
         guard case .string(let text) = input else {
             throw JSONFilterError(message: "\(_describe(input)) only strings can be parsed")
         }
-        do {
-            return try parseJSON(text)
-        } catch let error as JSONFilterError {
-            throw error
-        } catch {
-            throw JSONFilterError(message: "\(error) (while parsing '\(text)')")
-        }
-    }
-
-    /// One JSON text, parsed with this package's decoder.
-    static func parseJSON(_ text: String) throws -> JSONValue {
-        if text.allSatisfy({ $0.isWhitespace }) {
-            throw JSONFilterError(message: "Expected JSON value (while parsing '\(text)')")
-        }
-        return try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        return try _JQTextParser.parse(text)
     }
 
     /// jq 1.6 `_flatten`: members of any iterable, arrays spliced `depth` levels deep.

@@ -7,7 +7,7 @@ import StreamingJSON
 extension JSONValue {
     /// `getpath(p)`: null once a missing member or null is reached.
     func _get(path: JSONValue) throws -> JSONValue {
-        guard case .array(let keys) = path else { throw JSONFilterError(message: "Path must be specified as an array") }
+        let keys = try Self._keys(of: path)
         var current = self
         for key in keys {
             if case .null = current { return .null }
@@ -18,8 +18,14 @@ extension JSONValue {
 
     /// `setpath(p; v)`.
     mutating func _set(path: JSONValue, to value: JSONValue) throws {
+        try _update(Self._keys(of: path)[...]) { $0 = value }
+    }
+
+    /// The keys of a path given as an array, within jq's bound on its length.
+    private static func _keys(of path: JSONValue) throws -> [JSONValue] {
         guard case .array(let keys) = path else { throw JSONFilterError(message: "Path must be specified as an array") }
-        try _update(keys[...]) { $0 = value }
+        guard keys.count <= JSONValue._depthLimit else { throw JSONFilterError(message: "Path too deep") }
+        return keys
     }
 
     /// Runs `body` on the value at `keys`, creating missing members and
@@ -76,10 +82,11 @@ extension JSONValue {
         default:
             break
         }
-        if case .object = key, case .object = self {
-            throw JSONFilterError(message: "Cannot update field at object index of object")
-        }
-        throw _Access.indexError(self, key)
+        // As jq: the member is read first (its error wins); what can be read
+        // but not written is refused by kind.
+        _ = try _IndexNode.pathIndexForGet(self, key)
+        if case .string = self, case .object = key { throw JSONFilterError(message: "Cannot update string slices") }
+        throw JSONFilterError(message: "Cannot update field at \(key.typeName) index of \(typeName)")
     }
 
     /// An array position to write: negative counts from the end (an error
@@ -106,11 +113,12 @@ extension JSONValue {
         // leaves them meaning what they meant.
         let absolute = try all.map { path -> JSONValue in
             guard case .array(let keys) = path else {
-                throw JSONFilterError(message: "Path must be specified as an array")
+                throw JSONFilterError(message: "Path must be specified as array, not \(path.typeName)")
             }
+            guard keys.count <= JSONValue._depthLimit else { throw JSONFilterError(message: "Path too deep") }
             return .array(self._absolute(keys))
         }
-        for path in absolute.sorted(by: JSONValue._less).reversed() {
+        for path in try absolute.sorted(by: JSONValue._less).reversed() {
             guard case .array(let keys) = path else { continue }
             if keys.isEmpty {
                 self = .null

@@ -54,12 +54,12 @@ final class _BinaryNode: _Node {
 
     static func operation(_ op: _ComparisonOperator) -> (JSONValue, JSONValue) throws -> JSONValue {
         switch op {
-        case .equal: return { .bool($0 == $1) }
-        case .notEqual: return { .bool($0 != $1) }
-        case .less: return { .bool(JSONValue._compare($0, $1) < 0) }
-        case .lessOrEqual: return { .bool(JSONValue._compare($0, $1) <= 0) }
-        case .greater: return { .bool(JSONValue._compare($0, $1) > 0) }
-        case .greaterOrEqual: return { .bool(JSONValue._compare($0, $1) >= 0) }
+        case .equal: return { .bool(try JSONValue._equal($0, $1)) }
+        case .notEqual: return { .bool(try !JSONValue._equal($0, $1)) }
+        case .less: return { .bool(try JSONValue._compare($0, $1) < 0) }
+        case .lessOrEqual: return { .bool(try JSONValue._compare($0, $1) <= 0) }
+        case .greater: return { .bool(try JSONValue._compare($0, $1) > 0) }
+        case .greaterOrEqual: return { .bool(try JSONValue._compare($0, $1) >= 0) }
         }
     }
 }

@@ -174,9 +174,13 @@ extension JSONNumber: Hashable, Comparable {
         hasher.combine(value == 0 ? 0 : value)  // -0 and 0 are equal
     }
 
-    /// Orders by numeric value (through `Double`).
+    /// Orders by numeric value, consistently with `==`: through `Double`,
+    /// and two literals that round to the same `Double` exactly, as decimals.
     public static func < (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        lhs.double < rhs.double
+        let x = lhs.double, y = rhs.double
+        guard x == y, case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage,
+              a != b, a.utf8.count >= 16 || b.utf8.count >= 16 else { return x < y }
+        return _Decimal(a) < _Decimal(b)
     }
 }
 
@@ -279,7 +283,7 @@ extension JSONNumber {
 
 /// A decimal literal reduced to sign, significant digits and exponent, so
 /// that two spellings of one number (`1.50`, `15e-1`) compare equal.
-private struct _Decimal: Equatable {
+private struct _Decimal: Comparable {
     var negative = false
     var digits: [UInt8] = []
     var exponent = 0
@@ -304,5 +308,19 @@ private struct _Decimal: Equatable {
             exponent += 1
         }
         if digits.isEmpty { negative = false; exponent = 0 }
+    }
+
+    static func < (a: _Decimal, b: _Decimal) -> Bool {
+        if a.negative != b.negative { return a.negative }
+        return a.negative ? b.magnitudeIsLess(than: a) : a.magnitudeIsLess(than: b)
+    }
+
+    /// Digits are normalized (no leading or trailing zeros), so the position
+    /// of the leading digit orders first, then the digits themselves.
+    private func magnitudeIsLess(than other: _Decimal) -> Bool {
+        if digits.isEmpty || other.digits.isEmpty { return digits.isEmpty && !other.digits.isEmpty }
+        let leading = digits.count + exponent, otherLeading = other.digits.count + other.exponent
+        if leading != otherLeading { return leading < otherLeading }
+        return digits.lexicographicallyPrecedes(other.digits)
     }
 }

@@ -51,8 +51,15 @@ package struct _JQWriter {
         write(value, level: 0, into: &bytes)
     }
 
+    /// jq's printer writes a placeholder past this nesting (`MAX_PRINT_DEPTH`).
+    static let depthLimit = 10_000
+
     private func write(_ value: JSONValue, level: Int, into bytes: inout [UInt8]) {
         let colors = style.colors
+        if level > Self.depthLimit {
+            bytes.append(contentsOf: "<skipped: too deep>".utf8)
+            return
+        }
         switch value {
         case .null:
             scalar(Self.nullColor, "null", into: &bytes)
