@@ -35,6 +35,81 @@ package enum CommandLineSyntax {
         return result
     }
 
+    /// Options that take one value as the next argument.
+    package static let optionsWithOneValue: Set<String> = [
+        "-f", "--from-file", "-L", "--library-path", "--path", "--input", "--limit", "--on-error", "--max-depth",
+        "--max-number-length", "--max-string-length", "--max-element-bytes", "--indent", "--output", "--columns",
+    ]
+
+    /// The hidden option a positional argument after `--args` or
+    /// `--jsonargs` becomes: its value is `s:TEXT` or `j:JSON`.
+    package static let positionalArgumentOption = "--positional-argument"
+
+    /// jq's position-dependent arguments, rewritten for a parser that does
+    /// not see positions. After `--args` (`--jsonargs`) every positional
+    /// argument but the filter is a string (JSON) for `$ARGS.positional`, not
+    /// an input file, until the other of the two is given; they become
+    /// `positionalArgumentOption`s, in order. `-Ldir` becomes
+    /// `--library-path=dir`. The filter and the files go last, after `--`,
+    /// so that none is taken for an option. Run after `joiningPairs`.
+    package static func markingPositionalArguments(_ arguments: [String]) -> [String] {
+        enum Mode { case files, strings, json }
+        var mode = Mode.files
+        var filterSeen = arguments.contains { $0 == "-f" || $0 == "--from-file" || $0.hasPrefix("--from-file=") }
+        var optionsEnded = false
+        var options: [String] = []
+        var positionals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if !optionsEnded && argument.hasPrefix("-") && argument != "-" {
+                switch argument {
+                case "--": optionsEnded = true
+                case "--args": mode = .strings
+                case "--jsonargs": mode = .json
+                case _ where argument.hasPrefix("-L") && argument.count > 2:
+                    options.append("--library-path=" + argument.dropFirst(2))
+                default:
+                    options.append(argument)
+                    if optionsWithOneValue.contains(argument) && index < arguments.count {
+                        options.append(arguments[index])
+                        index += 1
+                    }
+                }
+                continue
+            }
+            if !filterSeen {
+                filterSeen = true
+                positionals.append(argument)
+                continue
+            }
+            switch mode {
+            case .files: positionals.append(argument)
+            case .strings: options.append(positionalArgumentOption + "=s:" + argument)
+            case .json: options.append(positionalArgumentOption + "=j:" + argument)
+            }
+        }
+        return positionals.isEmpty ? options : options + ["--"] + positionals
+    }
+
+    /// The variables `--arg`, `--argjson`, `--rawfile` and `--slurpfile`
+    /// name, in command-line order (`$ARGS.named` keeps it).
+    package static func variableNames(_ arguments: [String]) -> [String] {
+        var names: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            if optionsWithTwoValues.contains(argument), argument != "--split-lines", index + 1 < arguments.count {
+                names.append(arguments[index + 1])
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return names
+    }
+
     /// Undoes `joiningPairs` for one value: nil when it was not a pair.
     package static func splitPair(_ value: String) -> (first: String, second: String)? {
         guard let separator = value.firstIndex(of: pairSeparator) else { return nil }

@@ -10,15 +10,20 @@
 /// | 5 | input syntax error, element over a limit, runtime error in the filter |
 ///
 /// When several happen in one run, 2 wins over 5; `-e`'s 1 and 4 apply only
-/// when nothing failed.
-package enum ExitStatus: Int32, Sendable {
-    case success = 0
-    case falseOrNull = 1
-    case usage = 2
-    case compile = 3
-    case noResult = 4
+/// when nothing failed. `halt` and `halt_error` end the run with their own
+/// status (`halt_error`'s argument, 5 by default).
+package struct ExitStatus: RawRepresentable, Hashable, Sendable {
+    package let rawValue: Int32
+
+    package init(rawValue: Int32) { self.rawValue = rawValue }
+
+    package static let success = ExitStatus(rawValue: 0)
+    package static let falseOrNull = ExitStatus(rawValue: 1)
+    package static let usage = ExitStatus(rawValue: 2)
+    package static let compile = ExitStatus(rawValue: 3)
+    package static let noResult = ExitStatus(rawValue: 4)
     /// An input that does not parse or is over a limit, or a runtime error.
-    case failure = 5
+    package static let failure = ExitStatus(rawValue: 5)
 }
 
 /// jq 1.8's `-e` rule, kept per *unit*: jq's `process()` call, which is one

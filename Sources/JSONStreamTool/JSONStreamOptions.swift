@@ -69,8 +69,21 @@ package struct JSONStreamOptions: Sendable {
     package var rawFileArguments: [(name: String, path: String)] = []
     /// `--slurpfile NAME FILE`: an array of the JSON values in the file.
     package var slurpFileArguments: [(name: String, path: String)] = []
-    /// `-n`: run the filter once on `null`, read no input.
+    /// The order the four options above named their variables in, for
+    /// `$ARGS.named` (jq keeps the command line's order).
+    package var argumentOrder: [String] = []
+    /// `--args` / `--jsonargs`: `$ARGS.positional`, strings or JSON texts, in order.
+    package var positionalArguments: [PositionalArgument] = []
+    /// `-L DIR` / `--library-path DIR`: where `import` and `include` look;
+    /// jq's default (`~/.jq`, `$ORIGIN/../lib/jq`, `$ORIGIN/../lib`) when empty.
+    package var libraryPaths: [String] = []
+    /// `-n`: run the filter once on `null`; `input`/`inputs` read the stream.
     package var nullInput = false
+    /// `-s`: run the filter once on an array of every element (or, with
+    /// `-R`, on the whole text). Memory grows with the input.
+    package var slurp = false
+    /// `-R`: each line of the input is a string element (no JSON parsing).
+    package var rawInput = false
 
     // Input
     package var inputFormat: InputFormat = .auto
@@ -87,6 +100,11 @@ package struct JSONStreamOptions: Sendable {
     // Output
     /// `-r`: strings without quotes.
     package var rawOutput = false
+    /// `--raw-output0`: like `-r`, with NUL instead of a newline after each
+    /// result (a string holding NUL is an error).
+    package var rawOutput0 = false
+    /// `--seq`: an ASCII RS before each result (RFC 7464 text sequences).
+    package var seq = false
     /// `-j`: like `-r`, and no newline after each result.
     package var joinOutput = false
     /// `-a`: non-ASCII as `\uXXXX`.
@@ -125,6 +143,13 @@ package struct JSONStreamOptions: Sendable {
     package init() {}
 }
 
+/// One `--args` or `--jsonargs` value.
+package enum PositionalArgument: Sendable, Equatable {
+    case string(String)
+    /// JSON text, parsed when the run starts (invalid text is a usage error).
+    case json(String)
+}
+
 extension JSONStreamOptions {
     /// Problems in a combination of options that each parsed fine: a usage
     /// error (exit 2), reported before anything is read.
@@ -157,6 +182,10 @@ extension JSONStreamOptions {
         if inputFormat == .lines && !path.isEmpty {
             problems.append("--path selects an array inside a document; it cannot be combined with --input lines")
         }
+        if rawOutput0 && (table != nil || layout != .lines) {
+            problems.append("--raw-output0 writes NUL-separated results; it cannot be combined with --csv, --tsv or --output \(layout.rawValue)")
+        }
+        if rawInput && !path.isEmpty { problems.append("--path selects an array inside JSON; it cannot be combined with -R") }
         if count && table != nil { problems.append("--count prints only the number of results; it cannot be combined with --csv or --tsv") }
         return problems
     }

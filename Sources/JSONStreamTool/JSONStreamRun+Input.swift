@@ -13,6 +13,8 @@ import StreamingJSON
 final class InputElements {
     var pendingFiles: [String]
     var reader: _ValueReader?
+    /// With `-R`, the current input's lines instead of `reader`.
+    var rawReader: RawLineReader?
     var name = ""
     /// Whether the current array input has begun its one jq input (unit).
     var unitStarted = false
@@ -52,6 +54,7 @@ extension JSONStreamRun {
     /// The next element of the inputs, or nil when there is none. `asUnit`:
     /// the element is one jq input of its own (not one `input` reads).
     func nextElement(asUnit: Bool) throws -> InputElement? {
+        if options.rawInput { return try nextRawLine(asUnit: asUnit) }
         let skips = options.errorPolicy == .skip
         while true {
             guard let reader = inputs.reader else {
@@ -71,7 +74,9 @@ extension JSONStreamRun {
                     inputs.unitStarted = true
                 }
                 progress?.tick(bytes: counters.bytesOfFinishedInputs + reader.bytesRead, elements: counters.elementsIn)
-                return InputElement(value: value, location: location(of: reader, in: name), isInArray: isArray)
+                let location = location(of: reader, in: name)
+                context.inputLineNumber = location.line ?? 0
+                return InputElement(value: value, location: location, isInArray: isArray)
 
             case .elementError(let error, let isLimit):
                 counters.elementsIn += 1
@@ -115,7 +120,7 @@ extension JSONStreamRun {
 
     /// Opens `file` (a path, or `-` for stdin) as the current input; an
     /// unreadable file is reported and skipped (jq goes on and exits 2).
-    private func open(_ file: String) {
+    func open(_ file: String) {
         let name = file == "-" ? "<stdin>" : file
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         do {
@@ -140,7 +145,9 @@ extension JSONStreamRun {
     /// Ends the current input file; reading goes on with the next.
     func closeCurrentInput() {
         if let reader = inputs.reader { counters.bytesOfFinishedInputs += reader.bytesRead }
+        if let reader = inputs.rawReader { counters.bytesOfFinishedInputs += reader.bytesRead }
         inputs.reader = nil
+        inputs.rawReader = nil
     }
 
     /// Ends all reading (after a syntax error).
@@ -164,7 +171,7 @@ extension JSONStreamRun {
 
     /// Called before a read from stdin that would wait: what is computed so
     /// far goes out now. A failure is kept for the read loop to throw.
-    private func flushBeforeBlockingRead() {
+    func flushBeforeBlockingRead() {
         guard deferredOutputError == nil else { return }
         do {
             try sink.flush()
@@ -174,7 +181,7 @@ extension JSONStreamRun {
     }
 
     /// `No such file or directory` rather than a `CocoaError` dump.
-    private func reason(_ error: any Error) -> String {
+    func reason(_ error: any Error) -> String {
         if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
         return describe(error)
     }

@@ -49,18 +49,24 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
         diagnostics.print("Use jsonstream --help for help with command-line options.")
         return .usage
     }
-    let filter: JSONFilter
+    let filter: JSONFilter, programArguments: JSONValue
     switch compileFilter(options, diagnostics: diagnostics) {
-    case .compiled(let compiled): filter = compiled
+    case .compiled(let compiled, let arguments): (filter, programArguments) = (compiled, arguments)
     case .failed(let status): return status
     }
-    return JSONStreamRun(options: options, filter: filter, streams: streams, diagnostics: diagnostics).execute()
+    let run = JSONStreamRun(options: options, filter: filter, streams: streams, diagnostics: diagnostics)
+    run.context.namedArguments = programArguments
+    return run.execute()
 }
 
 private enum Compilation {
-    case compiled(JSONFilter)
+    /// The filter and `$ARGS`.
+    case compiled(JSONFilter, JSONValue)
     case failed(ExitStatus)
 }
+
+/// jq 1.8's module search path when no `-L` is given.
+let defaultLibraryPaths = ["~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"]
 
 /// Reads `-f FILE`, parses `--argjson` values and compiles: exit 2 or 3 before any input is read.
 private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostics) -> Compilation {
@@ -94,6 +100,22 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
             return .failed(.usage)
         }
     }
+    var positional: [JSONValue] = []
+    for argument in options.positionalArguments {
+        switch argument {
+        case .string(let text): positional.append(.string(text))
+        case .json(let text):
+            guard let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                diagnostics.print("jsonstream: error: invalid JSON text passed to --jsonargs: \(text)")
+                return .failed(.usage)
+            }
+            positional.append(value)
+        }
+    }
+    var named = JSONObject()
+    for name in options.argumentOrder { if let value = arguments[name] { named[name] = value } }
+    for (name, value) in arguments.sorted(by: { $0.key < $1.key }) where named[name] == nil { named[name] = value }
+    let programArguments = JSONValue.object(JSONObject([("positional", .array(positional)), ("named", .object(named))]))
     let source: String
     switch options.filter {
     case .text(let text):
@@ -106,7 +128,13 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
         source = text
     }
     do {
-        return .compiled(try JSONFilter(source, arguments: arguments))
+        // As jq: a directory given with -L is made absolute when it exists.
+        let libraryPaths = options.libraryPaths.isEmpty ? defaultLibraryPaths : options.libraryPaths.map { path in
+            guard let resolved = realpath(path, nil) else { return path }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        return .compiled(try JSONFilter(source, arguments: arguments, libraryPaths: libraryPaths), programArguments)
     } catch let error as JSONFilterError {
         for line in compileErrorReport(error, source: source) { diagnostics.print(line) }
         return .failed(.compile)
@@ -235,11 +263,18 @@ final class JSONStreamRun {
             } else if options.nullInput {
                 exitRule.beginUnit()
                 _ = try apply(to: .null, at: nil)
+            } else if options.slurp {
+                exitRule.beginUnit()
+                let whole = try slurpedInput()
+                // A syntax error leaves nothing whole to run on, as in jq.
+                if !inputFailed { _ = try apply(to: whole, at: nil) }
             } else {
                 try readAll()
             }
         } catch Stop.limitReached {
             // Done: the results asked for are out.
+        } catch let halt as JSONFilterHalt {
+            return halted(halt)
         } catch OutputError.closed {
             return finishQuietly()
         } catch {
@@ -255,6 +290,28 @@ final class JSONStreamRun {
         progress?.clear()
         report()
         return exitStatus()
+    }
+
+    /// `halt` or `halt_error`: the results so far go out, then `halt_error`'s
+    /// value on stderr (a string as it is, anything else as JSON and a
+    /// newline, null not at all), and the run ends with the halt's status.
+    private func halted(_ halt: JSONFilterHalt) -> ExitStatus {
+        do {
+            try finishOutput()
+        } catch OutputError.closed {
+        } catch {
+            return outputFailed(error)
+        }
+        progress?.clear()
+        switch halt.value {
+        case .string(let text)?: diagnostics.write(text)
+        case nil, .null?: break
+        case let value?:
+            var bytes: [UInt8] = []
+            _JQWriter(style: JQOutputStyle()).write(value, into: &bytes)
+            diagnostics.print(String(decoding: bytes, as: UTF8.self))
+        }
+        return ExitStatus(rawValue: halt.exitCode)
     }
 
     /// The output was closed (`| head`): stop without a word, status 0.
@@ -325,6 +382,8 @@ final class JSONStreamRun {
             elementFailed(error.message, at: location())
         } catch let error as TableWriter.Problem {
             elementFailed(error.description, at: location())
+        } catch let error as ResultFormatter.Problem {
+            elementFailed(error.description, at: location())
         }
         return false
     }
@@ -336,7 +395,7 @@ final class JSONStreamRun {
         }
         try formatter.append(result, into: &sink.buffer)
         counters.resultsOut += 1
-        if case .string = result, options.rawOutput || options.joinOutput {
+        if case .string = result, options.rawOutput || options.joinOutput || options.rawOutput0 {
             exitRule.result(isFalseOrNull: false)
         } else {
             exitRule.result(isFalseOrNull: !result.isTruthy)

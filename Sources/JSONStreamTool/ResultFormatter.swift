@@ -17,7 +17,10 @@ struct ResultFormatter {
     private var kind: Kind
     private let writer: _JQWriter
     private let raw: Bool
-    private let newline: Bool
+    /// What ends each result: a newline, NUL (`--raw-output0`) or nothing (`-j`).
+    private let terminator: UInt8?
+    /// `--seq`: RS before each result.
+    private let seq: Bool
     private(set) var resultCount = 0
     private var scratch: [UInt8] = []
 
@@ -32,8 +35,9 @@ struct ResultFormatter {
             style.indent = 2
         }
         writer = _JQWriter(style: style)
-        raw = options.rawOutput || options.joinOutput
-        newline = !options.joinOutput
+        raw = options.rawOutput || options.joinOutput || options.rawOutput0
+        terminator = options.rawOutput0 ? 0 : options.joinOutput ? nil : 0x0A
+        seq = options.seq
         if options.count {
             kind = .count
         } else if let table = options.table {
@@ -46,11 +50,21 @@ struct ResultFormatter {
         }
     }
 
-    /// Appends `value`. Throws `TableWriter.Problem` for a value that cannot be a row.
+    /// A result that cannot be written in the chosen form.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Appends `value`. Throws `TableWriter.Problem` for a value that cannot
+    /// be a row, `Problem` for a string holding NUL with `--raw-output0`.
     @inline(__always)
     mutating func append(_ value: JSONValue, into bytes: inout [UInt8]) throws {
         switch kind {
         case .values:
+            if seq { bytes.append(0x1E) }
+            if terminator == 0, case .string(let string) = value, string.utf8.contains(0) {
+                throw Problem(description: "Cannot dump a string containing NUL with --raw-output0 option")
+            }
             if raw, case .string(let string) = value {
                 if writer.style.asciiOnly {
                     // jq 1.6 prints `-r -a` strings quoted and escaped.
@@ -62,7 +76,7 @@ struct ResultFormatter {
             } else {
                 writer.write(value, into: &bytes)
             }
-            if newline { bytes.append(0x0A) }
+            if let terminator { bytes.append(terminator) }
         case .array(let unit):
             bytes.append(contentsOf: resultCount == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A])
             if let unit {

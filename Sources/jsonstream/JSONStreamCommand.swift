@@ -26,8 +26,9 @@ struct JSONStreamCommand: ParsableCommand {
             for JSON Lines, what `jq -c 'F'` prints. Numbers keep their literal text when passed \
             through, as in jq 1.8.
 
-            Not supported: -s/--slurp (it would hold the whole input in memory) and --stream \
-            (jsonstream always streams).
+            -s gathers every element into one array and runs FILTER once: the one mode whose memory \
+            grows with the input (a note goes to stderr past 1 GiB). --stream is not needed: \
+            jsonstream always streams.
 
             EXAMPLES
               The examples read beers.json, a root array (it could be gigabytes):
@@ -84,14 +85,16 @@ struct JSONStreamCommand: ParsableCommand {
             try-catch and ?, def with filter and $value parameters (recursion, closures), as with \
             destructuring and ?//, reduce, foreach, label/break, assignment (= |= += -= *= /= %= //=), \
             import/include, $__loc__, $ENV, @formats, and jq's built-ins, the math library and the \
-            date functions included (jsonstream -n 'builtins' lists them). Variables come from --arg \
-            and --argjson. Compile errors are reported before any input is read, with their column \
-            (exit 3).
+            date functions included (jsonstream -n 'builtins' lists them). Variables come from --arg, \
+            --argjson, --rawfile and --slurpfile, $ARGS from them and --args/--jsonargs; modules from \
+            -L (jq's default search path otherwise). Compile errors are reported before any input is \
+            read, with their column (exit 3). halt_error exits with its own status.
 
             Different on purpose: FILTER runs on each element of the stream (see above), and numbers \
             keep the literal text they were read with. input and inputs read the following elements \
             of the stream (with -n, all of them: jsonstream -n 'reduce inputs as $r (0; . + 1)' \
-            counts the elements in constant memory). Not yet in this mode: -s, -R, --seq, -L.
+            counts the elements in constant memory); input_line_number is the line the element \
+            starts on.
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip
@@ -146,8 +149,9 @@ struct JSONStreamCommand: ParsableCommand {
     static func main() {
         // A closed stdout must come back as EPIPE (quiet exit 0), not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        let arguments = CommandLineSyntax.joiningPairs(Array(CommandLine.arguments.dropFirst()))
-        let options: JSONStreamOptions
+        let given = Array(CommandLine.arguments.dropFirst())
+        let arguments = CommandLineSyntax.markingPositionalArguments(CommandLineSyntax.joiningPairs(given))
+        var options: JSONStreamOptions
         do {
             var command = try parseAsRoot(arguments)
             guard let parsed = command as? JSONStreamCommand else {
@@ -156,6 +160,7 @@ struct JSONStreamCommand: ParsableCommand {
                 exit(withError: nil)
             }
             options = try parsed.makeOptions()
+            options.argumentOrder = CommandLineSyntax.variableNames(given)
         } catch {
             exitForCommandLineError(error)
         }

@@ -41,8 +41,25 @@ struct FilterOptions: ParsableArguments {
         "Set $name to an array of the JSON values in the file.", valueName: pairName("name", "file")))
     var slurpFiles: [Pair] = []
 
+    @Flag(name: .customLong("args"), help: ArgumentHelp(
+        "The remaining arguments (after the filter) are strings for $ARGS.positional, not files."))
+    var positionalStrings = false
+
+    @Flag(name: .customLong("jsonargs"), help: ArgumentHelp(
+        "The remaining arguments (after the filter) are JSON texts for $ARGS.positional, not files."))
+    var positionalJSON = false
+
+    /// What `CommandLineSyntax.markingPositionalArguments` made of the
+    /// arguments after `--args` / `--jsonargs`.
+    @Option(name: .customLong("positional-argument"), help: .hidden)
+    var positionalArguments: [String] = []
+
+    @Option(name: [.customShort("L"), .customLong("library-path")], help: ArgumentHelp(
+        "Look for import and include modules in this directory (repeatable).", valueName: "dir"))
+    var libraryPaths: [String] = []
+
     @Flag(name: [.customShort("n"), .customLong("null-input")],
-          help: "Run the filter once, on null; read no input.")
+          help: "Run the filter once, on null; input and inputs read the stream.")
     var nullInput = false
 
     func apply(to options: inout JSONStreamOptions) {
@@ -50,6 +67,10 @@ struct FilterOptions: ParsableArguments {
         options.jsonArguments = jsonArguments.map { ($0.first, $0.second) }
         options.rawFileArguments = rawFiles.map { ($0.first, $0.second) }
         options.slurpFileArguments = slurpFiles.map { ($0.first, $0.second) }
+        options.positionalArguments = positionalArguments.map { marked in
+            marked.hasPrefix("j:") ? .json(String(marked.dropFirst(2))) : .string(String(marked.dropFirst(2)))
+        }
+        options.libraryPaths = libraryPaths
         options.nullInput = nullInput
     }
 }
@@ -67,6 +88,14 @@ struct InputOptions: ParsableArguments {
         "How the input is cut into elements: auto (an array when it starts with '[', JSON Lines otherwise), array, or lines.",
         valueName: "format"))
     var input: JSONStreamOptions.InputFormat = .auto
+
+    @Flag(name: [.customShort("s"), .customLong("slurp")], help: ArgumentHelp(
+        "Run the filter once, on an array of all the elements (with -R, on the whole text). Memory grows with the input: the one mode that does not stream."))
+    var slurp = false
+
+    @Flag(name: [.customShort("R"), .customLong("raw-input")], help: ArgumentHelp(
+        "Each line of the input is a string element, not JSON."))
+    var rawInput = false
 
     @Option(help: ArgumentHelp("Stop reading as soon as this many results are out.", valueName: "n"))
     var limit: Int?
@@ -106,6 +135,8 @@ struct InputOptions: ParsableArguments {
             }
         }
         options.inputFormat = input
+        options.slurp = slurp
+        options.rawInput = rawInput
         options.limit = limit
         options.errorPolicy = onError
     }
@@ -153,6 +184,12 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: [.customShort("j"), .customLong("join-output")], help: "Like -r, without a newline after each result.")
     var join = false
 
+    @Flag(name: .customLong("raw-output0"), help: "Like -r, with a NUL byte after each result instead of a newline.")
+    var raw0 = false
+
+    @Flag(help: "Write an ASCII RS (0x1E) before each result: an RFC 7464 JSON text sequence.")
+    var seq = false
+
     @Flag(name: [.customShort("a"), .customLong("ascii-output")], help: "Escape non-ASCII characters as \\uXXXX.")
     var ascii = false
 
@@ -195,6 +232,8 @@ struct OutputOptions: ParsableArguments {
     func apply(to options: inout JSONStreamOptions) throws {
         options.rawOutput = raw
         options.joinOutput = join
+        options.rawOutput0 = raw0
+        options.seq = seq
         options.asciiOutput = ascii
         options.sortKeys = sortKeys
         options.color = color.map { $0 == .colorOutput }
@@ -233,24 +272,13 @@ struct ReportOptions: ParsableArguments {
     }
 }
 
-/// jq options that cannot work on a stream: accepted by the parser only to
+/// jq options that have no use on a stream: accepted by the parser only to
 /// refuse them with a reason and an alternative.
 struct RefusedOptions: ParsableArguments {
-    @Flag(name: [.customShort("s"), .customLong("slurp")], help: .hidden)
-    var slurp = false
-
     @Flag(name: .customLong("stream"), help: .hidden)
     var stream = false
 
     func validate() throws {
-        if slurp {
-            throw ValidationError("""
-                --slurp is not supported: it reads the whole input into one array, and jsonstream \
-                exists to keep memory constant by holding one element at a time. The filter already \
-                runs on each element; to aggregate, pipe the (smaller) results into jq -s \
-                (jsonstream '.price' dump.json | jq -s add), or use --count.
-                """)
-        }
         if stream {
             throw ValidationError("""
                 --stream is not needed: jsonstream always streams, one element of the root array (or of \

@@ -229,7 +229,7 @@ struct JQSuiteAllowedFailures {
 /// Runs `body` on a thread with a large stack: the evaluator recurses with
 /// the depth of the program and of the values (the suite nests 10001 deep),
 /// and a debug build's frames are larger than a release build's.
-private func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         let thread = Thread { continuation.resume(returning: body()) }
         thread.stackSize = 1 << 30

@@ -32,6 +32,25 @@ struct CommandLineSyntaxTests {
         #expect(CommandLineSyntax.splitPair("plain") == nil)
     }
 
+    @Test("--args/--jsonargs turn later positionals into $ARGS values; the filter and files go after --")
+    func marksPositionalArguments() {
+        let marked = CommandLineSyntax.markingPositionalArguments(
+            ["-c", "--indent", "2", ".", "in.json", "--args", "a", "--jsonargs", "1", "-Lmods"])
+        #expect(marked == ["-c", "--indent", "2", "--positional-argument=s:a", "--positional-argument=j:1",
+                           "--library-path=mods", "--", ".", "in.json"])
+        // With -f every positional is a file (or an argument); `--` ends the options, as in jq.
+        #expect(CommandLineSyntax.markingPositionalArguments(["-f", "p.jq", "x.json", "--args", "y"])
+            == ["-f", "p.jq", "--positional-argument=s:y", "--", "x.json"])
+        #expect(CommandLineSyntax.markingPositionalArguments(["--", "-1", "-"]) == ["--", "-1", "-"])
+        #expect(CommandLineSyntax.markingPositionalArguments(["-n"]) == ["-n"])
+    }
+
+    @Test("The variables of --arg, --argjson, --rawfile, --slurpfile, in command-line order")
+    func namesVariablesInOrder() {
+        #expect(CommandLineSyntax.variableNames(["--argjson", "z", "1", "-n", "--arg", "a", "x", "--split-lines", "2", "p",
+                                                 "--rawfile", "r", "f", "--", "--arg", "no", "v"]) == ["z", "a", "r"])
+    }
+
     @Test("--path accepts jq's key syntax", arguments: [
         (".", [String]()),
         ("", []),

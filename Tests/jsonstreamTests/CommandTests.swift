@@ -65,9 +65,15 @@ struct CommandTests {
         #expect(table.columns == ["a", "b.c"])
     }
 
+    @Test("jq's -s, -R, --seq, --raw-output0, -L and --args reach the options")
+    func jqOptions() throws {
+        let parsed = try options(["-s", "-R", "--seq", "--raw-output0", "-L", "/lib", "--library-path", "/lib2", "."])
+        #expect(parsed.slurp && parsed.rawInput && parsed.seq && parsed.rawOutput0)
+        #expect(parsed.libraryPaths == ["/lib", "/lib2"])
+    }
+
     @Test("Refused and malformed options throw (exit 2 in main)")
     func refused() throws {
-        #expect(throws: (any Error).self) { try options(["-s", "."]) }
         #expect(throws: (any Error).self) { try options(["--stream", "."]) }
         #expect(throws: (any Error).self) { try options(["--csv", "--tsv", "."]) }
         #expect(throws: (any Error).self) { try options(["--split-lines", "ten", "p", "."]) }

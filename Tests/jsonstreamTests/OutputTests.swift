@@ -144,13 +144,8 @@ struct OutputTests {
         #expect(try await jsonstream(["--no-progress", ".a"], input: #"[{"a":1}]"#).stderr.isEmpty)
     }
 
-    @Test("-s and --stream are refused with the reason and what to use instead")
+    @Test("--stream is refused with the reason and what to use instead")
     func refused() async throws {
-        let slurp = try await jsonstream(["-s", "."], input: "[1]")
-        #expect(slurp.status == 2)
-        #expect(slurp.stdout.isEmpty)
-        #expect(slurp.stderr.contains("--slurp is not supported"))
-        #expect(slurp.stderr.contains("jq -s"))
         let stream = try await jsonstream(["--stream", "."], input: "[1]")
         #expect(stream.status == 2)
         #expect(stream.stderr.contains("jsonstream always streams"))

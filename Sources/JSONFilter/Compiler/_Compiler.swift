@@ -228,7 +228,7 @@ struct _Compiler {
         }
         switch name {
         case "ENV": return _ContextValueNode(.environment)
-        case "__prog_args", "ARGS": return _ContextValueNode(.arguments)
+        case "ARGS": return _ContextValueNode(.arguments)
         default: throw JSONFilterError(message: "$\(name) is not defined", column: column)
         }
     }
