@@ -45,7 +45,16 @@ public struct JSONFilter: @unchecked Sendable {
     ///
     /// - Throws: `JSONFilterError` with the `column` of the offending construct.
     public init(_ source: String, arguments: [String: JSONValue] = [:], libraryPaths: [String] = []) throws {
-        let parsed = try _Parser.parseProgram(source)
+        try self.init(source, arguments: arguments, libraryPaths: libraryPaths, includesHomeLibrary: false)
+    }
+
+    /// As the public initializer; with `includesHomeLibrary`, the definitions
+    /// in `~/.jq` (when it is a file) come first, as jq's command line
+    /// includes them.
+    package init(_ source: String, arguments: [String: JSONValue], libraryPaths: [String],
+                 includesHomeLibrary: Bool) throws {
+        var parsed = try _Parser.parseProgram(source)
+        if includesHomeLibrary, let home = _ModuleLoader.homeLibrary { parsed.imports.insert(home, at: 0) }
         root = parsed.filter
         program = try _Program(parsed, arguments: arguments, libraryPaths: libraryPaths)
     }

@@ -134,7 +134,8 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        return .compiled(try JSONFilter(source, arguments: arguments, libraryPaths: libraryPaths), programArguments)
+        let filter = try JSONFilter(source, arguments: arguments, libraryPaths: libraryPaths, includesHomeLibrary: true)
+        return .compiled(filter, programArguments)
     } catch let error as JSONFilterError {
         for line in compileErrorReport(error, source: source) { diagnostics.print(line) }
         return .failed(.compile)

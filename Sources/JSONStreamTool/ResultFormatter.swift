@@ -67,7 +67,7 @@ struct ResultFormatter {
             }
             if raw, case .string(let string) = value {
                 if writer.style.asciiOnly {
-                    // jq 1.6 prints `-r -a` strings quoted and escaped.
+                    // jq prints `-r -a` strings quoted and escaped.
                     writer.writeString(string, into: &bytes)
                 } else {
                     var string = string

@@ -4,7 +4,7 @@ import StreamingJSON
 import Testing
 
 /// One case of the jq corpus (`Tests/Fixtures/jq/cases.json`, see its README):
-/// a filter, an input, options, and jq 1.6's stdout and exit status.
+/// a filter, an input, options, and jq 1.8.2's stdout and exit status.
 struct CorpusCase: Decodable, Sendable, CustomTestStringConvertible {
     let name: String
     let input: String

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every exit status of the built binary (jq 1.6's), and what goes with it on
+/// Every exit status of the built binary (jq 1.8's), and what goes with it on
 /// stdout and stderr.
 @Suite("Exit statuses (end to end)")
 struct ExitStatusTests {

@@ -80,6 +80,18 @@ struct JQOptionTests {
         #expect(try await jsonstream(["-n", "-c", "get_search_list"]).lines == [#"["~/.jq","$ORIGIN/../lib/jq","$ORIGIN/../lib"]"#])
     }
 
+    @Test("~/.jq, when it is a file, is included first, as in jq; a directory is not")
+    func homeLibrary() async throws {
+        let home = try TemporaryDirectory()
+        try home.file(".jq", "def hello: \"hi\";\n")
+        let run = try await jsonstream(["-n", "hello"], environment: ["HOME": home.path("")])
+        #expect(run.lines == [#""hi""#], "\(run.stderr)")
+        let other = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: other.path(".jq"), withIntermediateDirectories: true)
+        #expect(try await jsonstream(["-n", "1"], environment: ["HOME": other.path("")]).lines == ["1"])
+        #expect(try await jsonstream(["-n", "hello"], environment: ["HOME": other.path("")]).status == 3)
+    }
+
     @Test("halt stops with status 0; halt_error prints its value on stderr and exits with its status")
     func halt() async throws {
         let stop = try await jsonstream(["-c", "if . == 2 then halt else . end"], input: "[1,2,3]")

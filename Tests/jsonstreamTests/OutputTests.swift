@@ -19,7 +19,7 @@ struct OutputTests {
         #expect(try await jsonstream(["-r", ".b"], input: Self.input).output == "x/é\ntab\there\n")
         #expect(try await jsonstream(["-j", ".b, .a"], input: Self.input).output == "x/é[1,{\"c\":null}]tab\there[]")
         #expect(try await jsonstream(["-a", ".b"], input: Self.input).lines == [#""x/\u00e9""#, #""tab\there""#])
-        // jq 1.6 prints -r -a strings quoted and escaped.
+        // jq prints -r -a strings quoted and escaped.
         #expect(try await jsonstream(["-r", "-a", ".b"], input: Self.input).lines.first == #""x/\u00e9""#)
         #expect(try await jsonstream(["-S", "."], input: Self.input).lines.first == #"{"a":[1,{"c":null}],"b":"x/é"}"#)
     }

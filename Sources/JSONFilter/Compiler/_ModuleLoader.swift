@@ -19,7 +19,10 @@ struct _ModuleLoader {
         for directory in directories(search, origin: origin) {
             for candidate in ["\(path).\(suffix)", "\(path)/jq/main.\(suffix)", "\(path)/\(last).\(suffix)"] {
                 let full = (directory as NSString).appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: full) { return Self.realPath(full) }
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    return Self.realPath(full)
+                }
             }
         }
         return nil
@@ -65,6 +68,14 @@ struct _ModuleLoader {
 }
 
 extension _ModuleLoader {
+    /// jq's implicit `include "" {search: $HOME, optional: true}`: the
+    /// definitions in the file `~/.jq`, when there is one.
+    static var homeLibrary: _Import? {
+        guard let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty else { return nil }
+        let metadata = JSONObject([("optional", .bool(true)), ("search", .string(home))])
+        return _Import(path: "", alias: nil, metadata: .object(metadata), column: 0)
+    }
+
     /// `modulemeta`: a module's own metadata, then `deps` (each import's
     /// metadata with `as`, `is_data` and `relpath`) and `defs` (`name/arity`).
     func metadata(of input: JSONValue) throws -> JSONValue {
@@ -139,6 +150,7 @@ extension _Compiler {
             }
             guard let file = modules.locate(directive.path, suffix: "jq", search: directive.metadata?["search"],
                                             origin: origin) else {
+                if case .bool(true)? = directive.metadata?["optional"] { continue }
                 throw JSONFilterError(message: "module not found: \(directive.path)", column: directive.column)
             }
             let module = try _Parser.parseProgram(try modules.text(of: file))

@@ -166,7 +166,7 @@ func _truncatedInt(_ value: Double) -> Int {
 }
 
 /// jq's split of a string on a separator: an empty string gives `[]`; an
-/// empty separator splits into characters... as jq 1.6 does (by bytes for
+/// empty separator splits into characters... as jq 1.8 does (by bytes for
 /// ASCII, which is what users hit).
 func _split(_ string: String, by separator: String) -> [String] {
     if string.isEmpty { return [] }

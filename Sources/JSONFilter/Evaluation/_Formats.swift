@@ -1,7 +1,7 @@
 import Foundation
 import StreamingJSON
 
-/// The `@format` string filters, with jq 1.6's output and error texts.
+/// The `@format` string filters, with jq 1.8's output and error texts.
 enum _Formats {
     static let names: Set<String> = ["text", "json", "csv", "tsv", "html", "uri", "urid", "sh", "base64", "base64d"]
 
@@ -38,7 +38,7 @@ enum _Formats {
             case .string(let s):
                 cells.append(format == "csv" ? csvQuoted(s) : tsvEscaped(s))
             default:
-                // jq 1.6 says "csv" for both formats.
+                // jq says "csv" for both formats.
                 throw JSONFilterError(message: "\(_describe(field)) is not valid in a csv row")
             }
         }

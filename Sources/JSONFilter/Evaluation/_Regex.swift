@@ -31,14 +31,14 @@ struct _RegexCapture {
     }
 }
 
-/// One match, as jq 1.6's `match` reports it, plus the byte range it covers
+/// One match, as jq's `match` reports it, plus the byte range it covers
 /// in the searched text (for `sub` and `split`, which cut the text there).
 struct _RegexMatch {
     let bytes: Range<Int>
     let offset: Int
     let length: Int
     let string: String
-    /// Empty for a zero-width match, even when the pattern has groups: jq 1.6
+    /// Empty for a zero-width match, even when the pattern has groups: jq
     /// reports no captures for those.
     let captures: [_RegexCapture]
 
@@ -77,7 +77,7 @@ final class _Regex {
     /// Group number → name, from `onig_foreach_name`.
     private let names: [Int: String]
 
-    /// jq 1.6's modifier letters. `g` is not a compile option but a loop flag.
+    /// jq's modifier letters. `g` is not a compile option but a loop flag.
     struct Options {
         var onig: OnigOptionType = OnigOptionType(ONIG_OPTION_CAPTURE_GROUP)
         var global = false
@@ -108,7 +108,7 @@ final class _Regex {
         }
     }
 
-    /// Compiles `pattern`. Errors carry jq 1.6's text: `Regex failure: <Oniguruma's message>`.
+    /// Compiles `pattern`. Errors carry jq's text: `Regex failure: <Oniguruma's message>`.
     init(pattern: String, options: OnigOptionType) throws {
         _ = _Regex.initialized
         var compiled: OnigRegex?
@@ -261,7 +261,7 @@ final class _Regex {
     }()
 }
 
-/// Byte offsets to code-point offsets as jq 1.6 computes them: walk from the
+/// Byte offsets to code-point offsets as jq computes them: walk from the
 /// start by each lead byte's sequence length and count the steps. A cursor
 /// (and a mark at the last match start) keeps successive lookups linear.
 private struct _CodePointCounter {
@@ -366,7 +366,7 @@ final class _RegexCache: @unchecked Sendable {
 }
 
 extension _Regex {
-    /// jq 1.6's f_match argument checks, in its order: the input, then the
+    /// jq's f_match argument checks, in its order: the input, then the
     /// pattern, then the flags (compile errors come after all three).
     static func arguments(_ input: JSONValue, _ pattern: JSONValue,
                           _ flags: JSONValue) throws -> (subject: String, pattern: String, options: Options) {

@@ -62,10 +62,13 @@ struct Run {
 /// (`input`), or empty; stdout and stderr go to files, so that no pipe can
 /// fill up. `timeout` is a safety net that fails the test instead of hanging it.
 /// The wait happens off the cooperative pool (see `offThePool`).
+/// `environment` replaces variables of this process's environment for the run.
 func jsonstream(_ arguments: [String], input: String? = nil, stdinPath: String? = nil,
-                timeout: TimeInterval = 300) async throws -> Run {
+                environment: [String: String] = [:], timeout: TimeInterval = 300) async throws -> Run {
     await ProcessSlots.shared.acquire()
-    let result = await Result(catching: { try await offThePool { try runToCompletion(arguments, input: input, stdinPath: stdinPath, timeout: timeout) } })
+    let result = await Result(catching: { try await offThePool {
+        try runToCompletion(arguments, input: input, stdinPath: stdinPath, environment: environment, timeout: timeout)
+    } })
     await ProcessSlots.shared.release()
     return try result.get()
 }
@@ -101,11 +104,14 @@ actor ProcessSlots {
 }
 
 private func runToCompletion(_ arguments: [String], input: String?, stdinPath: String?,
-                             timeout: TimeInterval) throws -> Run {
+                             environment: [String: String], timeout: TimeInterval) throws -> Run {
     let scratch = try TemporaryDirectory()
     let process = Process()
     process.executableURL = JSONStreamBinary.url
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if let input {
         let path = scratch.url.appendingPathComponent("stdin")
         try Data(input.utf8).write(to: path)
