@@ -18,21 +18,25 @@ package struct StandardStreams: Sendable {
     package var errorIsTerminal: Bool
     /// `NO_COLOR` set (and not empty): no colour unless `-C`.
     package var noColor: Bool
+    /// `JQ_COLORS`, jq's colour specification, when set.
+    package var jqColors: String?
 
     package init(input: Int32 = 0, output: Int32 = 1, error: Int32 = 2, outputIsTerminal: Bool = false,
-                 errorIsTerminal: Bool = false, noColor: Bool = false) {
+                 errorIsTerminal: Bool = false, noColor: Bool = false, jqColors: String? = nil) {
         self.input = input
         self.output = output
         self.error = error
         self.outputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         self.noColor = noColor
+        self.jqColors = jqColors
     }
 
     /// This process's stdin, stdout and stderr.
     package static func process() -> StandardStreams {
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        return StandardStreams(outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1, noColor: noColor)
+        return StandardStreams(outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1, noColor: noColor,
+                               jqColors: getenv("JQ_COLORS").map { String(cString: $0) })
     }
 }
 
@@ -43,6 +47,10 @@ package struct StandardStreams: Sendable {
 /// stdout ends the run quietly instead of killing it.
 package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStreams = .process()) -> ExitStatus {
     let diagnostics = Diagnostics(descriptor: streams.error)
+    // jq warns about a bad JQ_COLORS whether or not it colours, and goes on.
+    if let spec = streams.jqColors, JQColorPalette(jqColors: spec) == nil {
+        diagnostics.print("Failed to set $JQ_COLORS")
+    }
     let problems = options.validationProblems()
     guard problems.isEmpty else {
         for problem in problems { diagnostics.print("jsonstream: error: \(problem)") }
@@ -239,7 +247,8 @@ final class JSONStreamRun {
         self.diagnostics = diagnostics
         let color = options.split == nil && options.table == nil
             && (options.color ?? (streams.outputIsTerminal && !streams.noColor))
-        formatter = ResultFormatter(options: options, color: color)
+        let palette = streams.jqColors.flatMap(JQColorPalette.init(jqColors:)) ?? .jqDefault
+        formatter = ResultFormatter(options: options, color: color, palette: palette)
         sink = OutputSink(descriptor: streams.output, name: "<stdout>",
                           flushesEachResult: options.unbuffered || streams.outputIsTerminal)
         if let split = options.split { self.split = SplitFiles(split) }

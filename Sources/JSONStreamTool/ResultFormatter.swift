@@ -24,9 +24,12 @@ struct ResultFormatter {
     private(set) var resultCount = 0
     private var scratch: [UInt8] = []
 
-    /// - Parameter color: resolved (`-C`/`-M`, or whether stdout is a terminal).
-    init(options: JSONStreamOptions, color: Bool) {
+    /// - Parameters:
+    ///   - color: resolved (`-C`/`-M`, or whether stdout is a terminal).
+    ///   - palette: the colours, from `JQ_COLORS` or jq's defaults.
+    init(options: JSONStreamOptions, color: Bool, palette: JQColorPalette = .jqDefault) {
         var style = JQOutputStyle(sortsKeys: options.sortKeys, asciiOnly: options.asciiOutput, colors: color)
+        style.palette = palette
         if options.tab {
             style.tabs = true
         } else if let indent = options.indent {

@@ -94,7 +94,8 @@ struct JSONStreamCommand: ParsableCommand {
             keep the literal text they were read with. input and inputs read the following elements \
             of the stream (with -n, all of them: jsonstream -n 'reduce inputs as $r (0; . + 1)' \
             counts the elements in constant memory); input_line_number is the line the element \
-            starts on.
+            starts on. The input is strict JSON (RFC 8259): the NaN and Infinity that jq's reader \
+            takes are syntax errors there (fromjson takes them, as in jq).
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip

@@ -108,6 +108,12 @@ import Testing
             == [#"{"search":"./","as":"d","is_data":false,"relpath":"d"}"#])
         #expect(try run("get_search_list", libraryPaths: [modules]) == [JSONValue.array([.string(modules)]).description])
         #expect(try caught("modulemeta", 1) == #""modulemeta input module name must be a string""#)
+        // The program's origin is the working directory; jq's is its executable's directory.
+        let workingDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).resolvingSymlinksInPath().path
+        #expect(try run("get_prog_origin") == [JSONValue.string(workingDirectory).description])
+        let executable = try #require(Bundle.main.executablePath)
+        let executableDirectory = URL(fileURLWithPath: executable).deletingLastPathComponent().resolvingSymlinksInPath().path
+        #expect(try run("get_jq_origin") == [JSONValue.string(executableDirectory).description])
         // jq 1.8 has no toarray, ascii, isvalid or $__prog_args.
         for name in ["1 | toarray", "65 | ascii", "isvalid(1)", "$__prog_args"] {
             #expect(throws: JSONFilterError.self, "\(name)") { try JSONFilter(name) }

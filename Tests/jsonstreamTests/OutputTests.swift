@@ -34,10 +34,22 @@ struct OutputTests {
         #expect(try await jsonstream(["--indent", "0", ".b"], input: object).output == "{\"c\":[]}\n")
     }
 
-    @Test("-C colours as jq 1.6; -M and the default (not a terminal) do not")
+    /// Bytes recorded from jq 1.8.2 with the same input and JQ_COLORS.
+    @Test("-C colours as jq 1.8, JQ_COLORS as jq reads it; -M and the default (not a terminal) do not")
     func colors() async throws {
         let colored = try await jsonstream(["-C", "."], input: #"[{"a":[1,"s",null,true]}]"#).output
-        #expect(colored == "\u{1B}[1;39m{\u{1B}[0m\u{1B}[34;1m\"a\"\u{1B}[0m\u{1B}[1;39m:\u{1B}[0m\u{1B}[1;39m[\u{1B}[0;39m1\u{1B}[0m\u{1B}[1;39m,\u{1B}[0;32m\"s\"\u{1B}[0m\u{1B}[1;39m,\u{1B}[1;30mnull\u{1B}[0m\u{1B}[1;39m,\u{1B}[0;39mtrue\u{1B}[0m\u{1B}[1;39m\u{1B}[1;39m]\u{1B}[0m\u{1B}[1;39m\u{1B}[1;39m}\u{1B}[0m\n")
+        #expect(colored == "\u{1B}[1;39m{\u{1B}[0m\u{1B}[1;34m\"a\"\u{1B}[0m\u{1B}[1;39m:\u{1B}[0m\u{1B}[1;39m[\u{1B}[0m"
+            + "\u{1B}[0;39m1\u{1B}[0m\u{1B}[1;39m,\u{1B}[0m\u{1B}[0;32m\"s\"\u{1B}[0m\u{1B}[1;39m,\u{1B}[0m\u{1B}[0;90mnull\u{1B}[0m"
+            + "\u{1B}[1;39m,\u{1B}[0m\u{1B}[0;39mtrue\u{1B}[0m\u{1B}[1;39m]\u{1B}[0m\u{1B}[1;39m}\u{1B}[0m\n")
+        let custom = try await jsonstream(["-C", "."], input: #"[[1,{"k":false}]]"#,
+                                          environment: ["JQ_COLORS": "0;31:0;33:0;34:0;35:0;36:0;37:1;31:4;32"])
+        #expect(custom.output == "\u{1B}[0;37m[\u{1B}[0m\u{1B}[0;35m1\u{1B}[0m\u{1B}[0;37m,\u{1B}[0m\u{1B}[1;31m{\u{1B}[0m"
+            + "\u{1B}[4;32m\"k\"\u{1B}[0m\u{1B}[1;31m:\u{1B}[0m\u{1B}[0;33mfalse\u{1B}[0m\u{1B}[1;31m}\u{1B}[0m\u{1B}[0;37m]\u{1B}[0m\n")
+        #expect(custom.stderr.isEmpty)
+        // A spec jq refuses: its warning, then jq's default colours.
+        let refused = try await jsonstream(["-C", "."], input: "[[]]", environment: ["JQ_COLORS": "1;2;x"])
+        #expect(refused.stderr == "Failed to set $JQ_COLORS\n")
+        #expect(refused.output == "\u{1B}[1;39m[]\u{1B}[0m\n")
         #expect(try await jsonstream(["-C", "-M", "."], input: "[1]").output == "1\n")
         #expect(try await jsonstream(["."], input: "[1]").output == "1\n")
     }

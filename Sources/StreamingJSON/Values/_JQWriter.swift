@@ -8,8 +8,10 @@ package struct JQOutputStyle: Sendable {
     package var sortsKeys = false
     /// Non-ASCII as `\uXXXX` escapes, astral characters as surrogate pairs (`-a`).
     package var asciiOnly = false
-    /// jq 1.6's ANSI colours (`-C`).
+    /// ANSI colours (`-C`), from `palette`.
     package var colors = false
+    /// The colours when `colors` is on: jq 1.8's unless `JQ_COLORS` says otherwise.
+    package var palette = JQColorPalette.jqDefault
     /// Literal numbers in jq 1.8's canonical form (`1E+2`), as jq prints
     /// them; off, they are written exactly as read.
     package var canonicalNumbers = true
@@ -27,10 +29,45 @@ package struct JQOutputStyle: Sendable {
     var isPretty: Bool { tabs || indent > 0 }
 }
 
-/// Writes `JSONValue`s as jq 1.6 prints them: `/` not escaped, DEL as
+/// The eight escape sequences jq colours output with, in its order: null,
+/// false, true, numbers, strings, arrays, objects, object keys.
+package struct JQColorPalette: Sendable, Equatable {
+    package var sequences: [[UInt8]]
+
+    /// jq 1.8's defaults.
+    package static let jqDefault = JQColorPalette(codes: ["0;90", "0;39", "0;39", "0;39", "0;32", "1;39", "1;39", "1;34"])
+
+    private init(codes: [String]) {
+        sequences = codes.map { Array("\u{1B}[\($0)m".utf8) }
+    }
+
+    /// The palette `JQ_COLORS` asks for, read as jq 1.8 reads it: up to
+    /// eight colon-separated codes of digits and `;`, the first ones
+    /// replacing the defaults in order (a ninth and later are ignored, an
+    /// empty last one too). Nil for a spec jq refuses (any other
+    /// character), which jq reports as "Failed to set $JQ_COLORS" and then
+    /// colours with its defaults.
+    package init?(jqColors spec: String) {
+        var codes: [String] = []
+        var rest = Substring(spec)
+        while true {
+            let code = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ";") }
+            rest = rest.dropFirst(code.count)
+            codes.append(String(code))
+            if rest.isEmpty || codes.count >= 8 { break }
+            guard rest.first == ":" else { return nil }
+            rest = rest.dropFirst()
+        }
+        if codes.last == "" { codes.removeLast() }
+        self = .jqDefault
+        for (index, code) in codes.enumerated() { sequences[index] = Array("\u{1B}[\(code)m".utf8) }
+    }
+}
+
+/// Writes `JSONValue`s as jq 1.8 prints them: `/` not escaped, DEL as
 /// `\u007f`, `"k":v` compact or `"k": v` pretty, empty containers as `[]`
-/// and `{}` even when pretty, numbers as `JSONNumber.description` (literal
-/// text kept), and, with colours, jq 1.6's exact escape sequences.
+/// and `{}` even when pretty, literal numbers in jq's canonical form, and,
+/// with colours, jq 1.8's exact escape sequences.
 package struct _JQWriter {
     package let style: JQOutputStyle
 
@@ -38,13 +75,6 @@ package struct _JQWriter {
         self.style = style
     }
 
-    // jq 1.6's colours (jv_print.c): null, false, true, numbers, strings,
-    // arrays, objects, and object keys.
-    private static let nullColor: [UInt8] = Array("\u{1B}[1;30m".utf8)
-    private static let plainColor: [UInt8] = Array("\u{1B}[0;39m".utf8)
-    private static let stringColor: [UInt8] = Array("\u{1B}[0;32m".utf8)
-    private static let containerColor: [UInt8] = Array("\u{1B}[1;39m".utf8)
-    private static let keyColor: [UInt8] = Array("\u{1B}[34;1m".utf8)
     private static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
 
     package func write(_ value: JSONValue, into bytes: inout [UInt8]) {
@@ -55,87 +85,100 @@ package struct _JQWriter {
     static let depthLimit = 10_000
 
     private func write(_ value: JSONValue, level: Int, into bytes: inout [UInt8]) {
-        let colors = style.colors
         if level > Self.depthLimit {
             bytes.append(contentsOf: "<skipped: too deep>".utf8)
             return
         }
+        let palette = style.palette.sequences
         switch value {
         case .null:
-            scalar(Self.nullColor, "null", into: &bytes)
+            scalar(palette[0], "null", into: &bytes)
         case .bool(let bool):
-            scalar(Self.plainColor, bool ? "true" : "false", into: &bytes)
+            scalar(palette[bool ? 2 : 1], bool ? "true" : "false", into: &bytes)
         case .number(let number):
-            if colors { bytes.append(contentsOf: Self.plainColor) }
+            if style.colors { bytes.append(contentsOf: palette[3]) }
             if case .literal(let literal) = number.storage {
                 var text = style.canonicalNumbers ? JSONNumber.jqCanonicalLiteral(literal) : literal
                 text.withUTF8 { bytes.append(contentsOf: $0) }
             } else {
                 bytes.append(contentsOf: number.description.utf8)
             }
-            if colors { bytes.append(contentsOf: Self.reset) }
+            if style.colors { bytes.append(contentsOf: Self.reset) }
         case .string(let string):
-            if colors { bytes.append(contentsOf: Self.stringColor) }
+            if style.colors { bytes.append(contentsOf: palette[4]) }
             writeString(string, into: &bytes)
-            if colors { bytes.append(contentsOf: Self.reset) }
+            if style.colors { bytes.append(contentsOf: Self.reset) }
         case .array(let array):
-            if colors { bytes.append(contentsOf: Self.containerColor) }
-            if array.isEmpty {
-                bytes.append(contentsOf: "[]".utf8)
-            } else {
-                bytes.append(UInt8(ascii: "["))
-                newline(level + 1, into: &bytes)
-                for (position, element) in array.enumerated() {
-                    if position > 0 {
-                        bytes.append(UInt8(ascii: ","))
-                        newline(level + 1, into: &bytes)
-                    }
-                    write(element, level: level + 1, into: &bytes)
-                    if colors { bytes.append(contentsOf: Self.containerColor) }
-                }
-                newline(level, into: &bytes)
-                if colors { bytes.append(contentsOf: Self.containerColor) }
-                bytes.append(UInt8(ascii: "]"))
-            }
-            if colors { bytes.append(contentsOf: Self.reset) }
+            writeArray(array, level: level, into: &bytes)
         case .object(let object):
-            if colors { bytes.append(contentsOf: Self.containerColor) }
-            if object.isEmpty {
-                bytes.append(contentsOf: "{}".utf8)
-            } else {
-                bytes.append(UInt8(ascii: "{"))
-                newline(level + 1, into: &bytes)
-                var order = Array(0..<object.count)
-                if style.sortsKeys {
-                    let keys = object.keys
-                    order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
-                }
-                for (position, member) in order.enumerated() {
-                    if position > 0 {
-                        bytes.append(UInt8(ascii: ","))
-                        newline(level + 1, into: &bytes)
-                    }
-                    if colors {
-                        bytes.append(contentsOf: Self.reset)
-                        bytes.append(contentsOf: Self.keyColor)
-                    }
-                    writeString(object.keys[member], into: &bytes)
-                    if colors {
-                        bytes.append(contentsOf: Self.reset)
-                        bytes.append(contentsOf: Self.containerColor)
-                    }
-                    bytes.append(UInt8(ascii: ":"))
-                    if style.isPretty { bytes.append(UInt8(ascii: " ")) }
-                    if colors { bytes.append(contentsOf: Self.reset) }
-                    write(object.values[member], level: level + 1, into: &bytes)
-                    if colors { bytes.append(contentsOf: Self.containerColor) }
-                }
-                newline(level, into: &bytes)
-                if colors { bytes.append(contentsOf: Self.containerColor) }
-                bytes.append(UInt8(ascii: "}"))
-            }
-            if colors { bytes.append(contentsOf: Self.reset) }
+            writeObject(object, level: level, into: &bytes)
         }
+    }
+
+    // With colours, jq 1.8 writes a container as: its colour and the
+    // opening bracket; before each member, the colour and `,` (not before
+    // the first) and a reset; an object key in the key colour, then the
+    // colour, `:` and a reset; at the end the colour, the closing bracket
+    // and a reset. An empty container is its colour, `[]` and a reset.
+
+    private func writeArray(_ array: [JSONValue], level: Int, into bytes: inout [UInt8]) {
+        let color = style.colors ? style.palette.sequences[5] : []
+        bytes.append(contentsOf: color)
+        if array.isEmpty {
+            bytes.append(contentsOf: "[]".utf8)
+        } else {
+            bytes.append(UInt8(ascii: "["))
+            for (position, element) in array.enumerated() {
+                separator(first: position == 0, color: color, level: level, into: &bytes)
+                write(element, level: level + 1, into: &bytes)
+            }
+            newline(level, into: &bytes)
+            bytes.append(contentsOf: color)
+            bytes.append(UInt8(ascii: "]"))
+        }
+        if style.colors { bytes.append(contentsOf: Self.reset) }
+    }
+
+    private func writeObject(_ object: JSONObject, level: Int, into bytes: inout [UInt8]) {
+        let color = style.colors ? style.palette.sequences[6] : []
+        bytes.append(contentsOf: color)
+        if object.isEmpty {
+            bytes.append(contentsOf: "{}".utf8)
+        } else {
+            bytes.append(UInt8(ascii: "{"))
+            var order = Array(0..<object.count)
+            if style.sortsKeys {
+                let keys = object.keys
+                order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+            }
+            for (position, member) in order.enumerated() {
+                separator(first: position == 0, color: color, level: level, into: &bytes)
+                if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
+                writeString(object.keys[member], into: &bytes)
+                if style.colors {
+                    bytes.append(contentsOf: Self.reset)
+                    bytes.append(contentsOf: color)
+                }
+                bytes.append(UInt8(ascii: ":"))
+                if style.colors { bytes.append(contentsOf: Self.reset) }
+                if style.isPretty { bytes.append(UInt8(ascii: " ")) }
+                write(object.values[member], level: level + 1, into: &bytes)
+            }
+            newline(level, into: &bytes)
+            bytes.append(contentsOf: color)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        if style.colors { bytes.append(contentsOf: Self.reset) }
+    }
+
+    /// What comes before a member: `,` after the first, then the layout's line break.
+    private func separator(first: Bool, color: [UInt8], level: Int, into bytes: inout [UInt8]) {
+        if !first {
+            bytes.append(contentsOf: color)
+            bytes.append(UInt8(ascii: ","))
+        }
+        if style.colors { bytes.append(contentsOf: Self.reset) }
+        newline(level + 1, into: &bytes)
     }
 
     private func scalar(_ color: [UInt8], _ text: StaticString, into bytes: inout [UInt8]) {
