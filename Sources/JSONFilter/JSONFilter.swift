@@ -75,6 +75,12 @@ public struct JSONFilter: @unchecked Sendable {
         try program.run(input, context: nil, emit)
     }
 
+    /// Whether the program reads the input stream beyond its input
+    /// (`input`, `inputs`) or asks where its input is (`input_line_number`).
+    package var readsTheInputStream: Bool {
+        !program.nativeCalls.isDisjoint(with: ["input/0", "inputs/0", "input_line_number/0"])
+    }
+
     /// Runs the filter with a context: the rest of the input stream for
     /// `input`/`inputs`, the environment, `input_filename`, where `debug`
     /// and `stderr` write.
@@ -92,6 +98,8 @@ final class _Program {
     let slotCount: Int
     /// Values of the root frame's first slots: `--arg` values, imported data.
     let initialSlots: [JSONValue]
+    /// The Swift built-ins the program calls, as `name/arity`.
+    let nativeCalls: Set<String>
 
     init(_ parsed: _ParsedProgram, arguments: [String: JSONValue], libraryPaths: [String]) throws {
         var compiler = _Compiler(modules: _ModuleLoader(searchPaths: libraryPaths))
@@ -106,6 +114,7 @@ final class _Program {
         body = try compiler.compile(parsed.filter, scope, level)
         _Singleness.revise([body])
         functions = compiler.functions
+        nativeCalls = compiler.nativeCalls
         slotCount = level.slotCount
         initialSlots = slots
     }

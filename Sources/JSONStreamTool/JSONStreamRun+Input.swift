@@ -29,9 +29,21 @@ final class InputElements {
 /// One element and where it came from.
 struct InputElement {
     let value: JSONValue
-    let location: JSONStreamRun.ElementLocation
+    /// File and index; line and column too when they were needed at once.
+    let knownLocation: JSONStreamRun.ElementLocation
+    /// Where line and column come from when only a message needs them: the
+    /// reader has not moved past the element while the filter has not read
+    /// further inputs (a filter that can is given them at once).
+    let reader: _ValueReader?
     /// The element belongs to an array input (a runtime error stops that input).
     let isInArray: Bool
+
+    var location: JSONStreamRun.ElementLocation {
+        guard knownLocation.line == nil, let position = reader?.elementPosition() else { return knownLocation }
+        var location = knownLocation
+        (location.line, location.column) = (position.line, position.column)
+        return location
+    }
 }
 
 extension JSONStreamRun {
@@ -74,9 +86,12 @@ extension JSONStreamRun {
                     inputs.unitStarted = true
                 }
                 progress?.tick(bytes: counters.bytesOfFinishedInputs + reader.bytesRead, elements: counters.elementsIn)
-                let location = location(of: reader, in: name)
-                context.inputLineNumber = location.line ?? 0
-                return InputElement(value: value, location: location, isInArray: isArray)
+                var location = ElementLocation(file: name, index: reader.index, line: nil, column: nil)
+                if readsFurtherInputs {
+                    location = self.location(of: reader, in: name)
+                    context.inputLineNumber = location.line ?? 0
+                }
+                return InputElement(value: value, knownLocation: location, reader: reader, isInArray: isArray)
 
             case .elementError(let error, let isLimit):
                 counters.elementsIn += 1

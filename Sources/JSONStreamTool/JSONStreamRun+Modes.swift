@@ -30,7 +30,7 @@ extension JSONStreamRun {
                 progress?.tick(bytes: counters.bytesOfFinishedInputs + reader.bytesRead, elements: counters.elementsIn)
                 let location = ElementLocation(file: inputs.name, index: reader.lineNumber - 1,
                                                line: reader.lineNumber, column: 1)
-                return InputElement(value: .string(text), location: location, isInArray: false)
+                return InputElement(value: .string(text), knownLocation: location, reader: nil, isInArray: false)
             case .readError(let code):
                 inputUnreadable = true
                 say("jsonstream: error: Could not read \(inputs.name): \(String(cString: strerror(code)))")

@@ -229,6 +229,9 @@ final class JSONStreamRun {
     var deferredOutputError: OutputError?
     /// The members of each element the filter can see, when not all of them.
     let projection: _Projection?
+    /// The filter reads the stream itself (`input`, `inputs`) or asks for
+    /// `input_line_number`: each element's position is needed at once.
+    let readsFurtherInputs: Bool
     /// The elements of the input files, for the run loop and for `input`.
     let inputs: InputElements
     /// What the filter reaches besides its input: `input`, `inputs`,
@@ -253,6 +256,7 @@ final class JSONStreamRun {
                           flushesEachResult: options.unbuffered || streams.outputIsTerminal)
         if let split = options.split { self.split = SplitFiles(split) }
         projection = options.projectsInput ? filter.observedMembers.map(_Projection.init) : nil
+        readsFurtherInputs = filter.readsTheInputStream
         inputs = InputElements(files: options.files.isEmpty ? ["-"] : options.files)
         context.nextInput = { [unowned self] in try self.nextElement(asUnit: false)?.value }
     }

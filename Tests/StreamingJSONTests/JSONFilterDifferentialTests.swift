@@ -200,13 +200,18 @@ struct JQEmulation {
         var last: JSONValue?
         var earlier: JSONValue?
         var iterator = elements.makeIterator()
-        while let element = try iterator.next() {
+        // As jsonstream runs it: `input`/`inputs` read the following
+        // elements, `input_filename` is the file as named on the command line.
+        let context = JSONFilterContext()
+        context.nextInput = { try iterator.next() }
+        context.inputFilename = .string(url.path)
+        elementLoop: while let element = try iterator.next() {
             if jqCase.format == "lines" {
                 if let last { earlier = last }
                 last = nil
             }
             do {
-                try filter.apply(to: element) { value in
+                try filter.apply(to: element, context: context) { value in
                     if raw, case .string(let text) = value {
                         pieces.append(text)
                     } else {
@@ -220,6 +225,11 @@ struct JQEmulation {
                 errors.append(error.message)
                 exit = 5
                 if jqCase.format == "array" { break }
+            } catch let halt as JSONFilterHalt {
+                // `halt`, `halt_error`: the results so far, then the halt's status.
+                exit = halt.exitCode
+                exitStatus = false
+                break elementLoop
             }
         }
         if join {

@@ -80,6 +80,30 @@ import Testing
         }
     }
 
+    /// The wrong answers the jq 1.8 work started from, each with jq 1.8.2's
+    /// answer (recorded from the binary with `jq -nc PROGRAM`).
+    @Test func answersThatUsedToBeWrong() throws {
+        let cases: [(String, String)] = [
+            ("[range(10)] | del(.[1], .[-6], .[2], .[-3:9])", "[0,3,5,6,9]"),
+            ("[range(10)] | .[1.2:3.5]", "[1,2,3]"),
+            (#""abcdefghij" | .[1.2:3.5]"#, #""bcd""#),
+            (#""qux" | gsub("(?=u)"; "u")"#, #""quux""#),
+            (#""a" | gsub(""; "a"; "g")"#, #""aaa""#),
+            ("[-1] | implode", "\"\u{FFFD}\""),
+            ("try ([1114112] | implode) catch .", "\"\u{FFFD}\""),
+            (#""2" as $y | {$y: 4}"#, #"{"2":4}"#),
+            ("[range(3)] | .[nan:1]", "[0]"),
+            ("[range(3)] | del(.[nan])", "[0,1,2]"),
+            ("[1 % nan | isnan]", "[true]"),
+            ("[last(empty)]", "[]"),
+            ("[nth(1; 1)]", "[]"),
+            (#""NaN" | fromjson | isnan"#, "true"),
+        ]
+        for (program, expected) in cases {
+            #expect(try run(program) == [expected], "\(program)")
+        }
+    }
+
     @Test func numbersOrderAsInJQ() throws {
         #expect(try run("[nan < 1, nan < nan, nan > nan, 1 > nan]") == ["[true,true,false,true]"])
         #expect(try run("[1, nan] | min | isnan") == ["true"])

@@ -51,6 +51,8 @@ struct _Compiler {
     var prelude: _PreludeLibrary
     /// Every function compiled: what keeps them alive (calls do not).
     var functions: [_Function] = []
+    /// The Swift built-ins the program calls, as `name/arity`.
+    var nativeCalls: Set<String> = []
 
     init(modules: _ModuleLoader) {
         self.modules = modules
@@ -266,7 +268,10 @@ struct _Compiler {
             }
         }
         let lambdas = try arguments.map { try lambda($0, scope, level) }
-        if let native = try _Natives.make(name, lambdas, column: column) { return native }
+        if let native = try _Natives.make(name, lambdas, column: column) {
+            nativeCalls.insert("\(name)/\(arguments.count)")
+            return native
+        }
         if let native = modules.builtin(name, arity: arguments.count) { return native }
         if let function = try prelude.function(name, arity: arguments.count, compiler: &self) {
             return _CallNode(function, up: level.depth, arguments: lambdas)

@@ -1,7 +1,7 @@
 import Foundation
 import StreamingJSON
 
-// The value-level helpers behind `_Builtins.call`: each follows jq 1.6's
+// The value-level helpers behind `_Builtins.call`: each follows jq 1.8's
 // definition (builtin.jq or its C implementation), including its error texts.
 enum _Builtins {
     static func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
@@ -50,7 +50,7 @@ enum _Builtins {
         })
     }
 
-    /// jq 1.6: the key is `.key // .name // .Name // .Key` (a string), the
+    /// jq 1.8: the key is `.key // .name // .Name // .Key` (a string), the
     /// value `.value` when present, else `.Value`.
     static func fromEntries(_ input: JSONValue) throws -> JSONValue {
         var result = JSONObject()
@@ -222,7 +222,7 @@ enum _Builtins {
         return try _JQTextParser.parse(text)
     }
 
-    /// jq 1.6 `_flatten`: members of any iterable, arrays spliced `depth` levels deep.
+    /// jq's `_flatten`: members of any iterable, arrays spliced `depth` levels deep.
     static func flatten(_ input: JSONValue, depth: Double) throws -> [JSONValue] {
         var result: [JSONValue] = []
         try _Access.iterate(input) { element in
@@ -235,7 +235,7 @@ enum _Builtins {
         return result
     }
 
-    /// `indices($i)`: byte offsets of a substring (as jq 1.6 reports them),
+    /// `indices($i)`: byte offsets of a substring (as jq reports them),
     /// start positions of a sub-array or an element, null on null.
     static func indices(_ input: JSONValue, _ needle: JSONValue) throws -> JSONValue {
         switch (input, needle) {
@@ -244,7 +244,7 @@ enum _Builtins {
         case (.array(let array), _):
             return .array(_indices(of: [needle], in: array).map(number))
         case (.string(let string), .string(let sub)):
-            guard !sub.isEmpty else { return .null }
+            // jq 1.8.2's `_strindices`: an empty needle matches nowhere, `[]`.
             return .array(_codePointOffsets(of: sub, in: string).map(number))
         default:
             return try _Access.index(input, needle)

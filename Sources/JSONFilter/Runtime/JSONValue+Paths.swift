@@ -108,6 +108,13 @@ extension JSONValue {
     /// earlier positions stay valid.
     mutating func _delete(paths: JSONValue) throws {
         guard case .array(let all) = paths else { throw JSONFilterError(message: "Paths must be specified as an array") }
+        // The usual `del(.a.b)`: one path of member names needs neither
+        // resolving nor sorting.
+        if all.count == 1, case .array(let keys) = all[0], keys.count <= JSONValue._depthLimit,
+           keys.allSatisfy({ if case .string = $0 { true } else { false } }) {
+            if keys.isEmpty { self = .null } else { try _delete(keys[...]) }
+            return
+        }
         // Negative indices and slice bounds are made absolute against the
         // value before any deletion, so that deleting from the end first
         // leaves them meaning what they meant.

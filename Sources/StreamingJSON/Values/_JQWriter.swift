@@ -16,51 +16,71 @@ package struct JQOutputStyle: Sendable {
     /// them; off, they are written exactly as read.
     package var canonicalNumbers = true
 
+    /// A style; every option defaults to jq's own default (compact, no
+    /// colours, jq 1.8's palette for when colours are turned on).
     package init(indent: Int = 0, tabs: Bool = false, sortsKeys: Bool = false, asciiOnly: Bool = false,
-                 colors: Bool = false, canonicalNumbers: Bool = true) {
+                 colors: Bool = false, canonicalNumbers: Bool = true, palette: JQColorPalette = .jqDefault) {
         self.indent = indent
         self.tabs = tabs
         self.sortsKeys = sortsKeys
         self.asciiOnly = asciiOnly
         self.colors = colors
         self.canonicalNumbers = canonicalNumbers
+        self.palette = palette
     }
 
     var isPretty: Bool { tabs || indent > 0 }
 }
 
 /// The eight escape sequences jq colours output with, in its order: null,
-/// false, true, numbers, strings, arrays, objects, object keys.
+/// false, true, numbers, strings, arrays, objects, object keys. Each one is
+/// written before its kind of value (and a container's also before its
+/// `,`, `:` and closing bracket), followed by the reset `ESC[0m`.
 package struct JQColorPalette: Sendable, Equatable {
-    package var sequences: [[UInt8]]
+    /// The eight complete sequences (`ESC [ code m`), indexed as above.
+    package private(set) var sequences: [[UInt8]]
 
-    /// jq 1.8's defaults.
+    /// jq 1.8's defaults: null dark grey (`0;90`), false, true and numbers
+    /// the default colour (`0;39`), strings green (`0;32`), arrays and
+    /// objects bold (`1;39`), object keys bold blue (`1;34`).
     package static let jqDefault = JQColorPalette(codes: ["0;90", "0;39", "0;39", "0;39", "0;32", "1;39", "1;39", "1;34"])
 
     private init(codes: [String]) {
-        sequences = codes.map { Array("\u{1B}[\($0)m".utf8) }
+        sequences = codes.map { Self.sequence($0.utf8) }
     }
 
-    /// The palette `JQ_COLORS` asks for, read as jq 1.8 reads it: up to
-    /// eight colon-separated codes of digits and `;`, the first ones
-    /// replacing the defaults in order (a ninth and later are ignored, an
-    /// empty last one too). Nil for a spec jq refuses (any other
-    /// character), which jq reports as "Failed to set $JQ_COLORS" and then
-    /// colours with its defaults.
+    /// `ESC [ code m`.
+    private static func sequence<Code: Collection>(_ code: Code) -> [UInt8] where Code.Element == UInt8 {
+        [0x1B, UInt8(ascii: "[")] + Array(code) + [UInt8(ascii: "m")]
+    }
+
+    /// The palette `JQ_COLORS` asks for, read byte by byte as jq 1.8.2
+    /// reads it. The spec is colon-separated codes made of ASCII digits and
+    /// `;` (an empty code is allowed and gives `ESC[m`); the codes replace
+    /// the defaults from the first one on. Reading stops after the eighth
+    /// code, so whatever follows it is ignored, even characters that would
+    /// otherwise be refused; a final empty code is dropped (`""` and `"1:"`
+    /// set nothing and one colour). Nil for a spec jq refuses: any other
+    /// byte before the eighth code ends, where a `:` should be. jq then
+    /// prints `Failed to set $JQ_COLORS` on stderr and keeps its defaults.
     package init?(jqColors spec: String) {
-        var codes: [String] = []
-        var rest = Substring(spec)
+        let bytes = Array(spec.utf8)
+        var codes: [ArraySlice<UInt8>] = []
+        var position = 0
         while true {
-            let code = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ";") }
-            rest = rest.dropFirst(code.count)
-            codes.append(String(code))
-            if rest.isEmpty || codes.count >= 8 { break }
-            guard rest.first == ":" else { return nil }
-            rest = rest.dropFirst()
+            let start = position
+            while position < bytes.count, bytes[position] == UInt8(ascii: ";")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
+            codes.append(bytes[start..<position])
+            if position == bytes.count || codes.count == 8 { break }
+            guard bytes[position] == UInt8(ascii: ":") else { return nil }
+            position += 1
         }
-        if codes.last == "" { codes.removeLast() }
+        if codes.last?.isEmpty == true { codes.removeLast() }
         self = .jqDefault
-        for (index, code) in codes.enumerated() { sequences[index] = Array("\u{1B}[\(code)m".utf8) }
+        for (index, code) in codes.enumerated() { sequences[index] = Self.sequence(code) }
     }
 }
 
@@ -86,26 +106,32 @@ package struct _JQWriter {
 
     private func write(_ value: JSONValue, level: Int, into bytes: inout [UInt8]) {
         if level > Self.depthLimit {
+            // Still in the colour of the value it stands for, as jq does.
+            if style.colors { bytes.append(contentsOf: style.palette.sequences[Self.colorIndex(of: value)]) }
             bytes.append(contentsOf: "<skipped: too deep>".utf8)
+            if style.colors { bytes.append(contentsOf: Self.reset) }
             return
         }
-        let palette = style.palette.sequences
         switch value {
         case .null:
-            scalar(palette[0], "null", into: &bytes)
+            scalar(0, "null", into: &bytes)
         case .bool(let bool):
-            scalar(palette[bool ? 2 : 1], bool ? "true" : "false", into: &bytes)
+            scalar(bool ? 2 : 1, bool ? "true" : "false", into: &bytes)
         case .number(let number):
-            if style.colors { bytes.append(contentsOf: palette[3]) }
+            if style.colors { bytes.append(contentsOf: style.palette.sequences[3]) }
             if case .literal(let literal) = number.storage {
                 var text = style.canonicalNumbers ? JSONNumber.jqCanonicalLiteral(literal) : literal
                 text.withUTF8 { bytes.append(contentsOf: $0) }
+            } else if number.double.isNaN {
+                // jq prints NaN as a null inside the number colour: both
+                // sequences, `null`, and two resets.
+                scalar(0, "null", into: &bytes)
             } else {
                 bytes.append(contentsOf: number.description.utf8)
             }
             if style.colors { bytes.append(contentsOf: Self.reset) }
         case .string(let string):
-            if style.colors { bytes.append(contentsOf: palette[4]) }
+            if style.colors { bytes.append(contentsOf: style.palette.sequences[4]) }
             writeString(string, into: &bytes)
             if style.colors { bytes.append(contentsOf: Self.reset) }
         case .array(let array):
@@ -123,7 +149,7 @@ package struct _JQWriter {
 
     private func writeArray(_ array: [JSONValue], level: Int, into bytes: inout [UInt8]) {
         let color = style.colors ? style.palette.sequences[5] : []
-        bytes.append(contentsOf: color)
+        if style.colors { bytes.append(contentsOf: color) }
         if array.isEmpty {
             bytes.append(contentsOf: "[]".utf8)
         } else {
@@ -133,7 +159,7 @@ package struct _JQWriter {
                 write(element, level: level + 1, into: &bytes)
             }
             newline(level, into: &bytes)
-            bytes.append(contentsOf: color)
+            if style.colors { bytes.append(contentsOf: color) }
             bytes.append(UInt8(ascii: "]"))
         }
         if style.colors { bytes.append(contentsOf: Self.reset) }
@@ -141,20 +167,23 @@ package struct _JQWriter {
 
     private func writeObject(_ object: JSONObject, level: Int, into bytes: inout [UInt8]) {
         let color = style.colors ? style.palette.sequences[6] : []
-        bytes.append(contentsOf: color)
+        if style.colors { bytes.append(contentsOf: color) }
         if object.isEmpty {
             bytes.append(contentsOf: "{}".utf8)
         } else {
             bytes.append(UInt8(ascii: "{"))
-            var order = Array(0..<object.count)
+            // Members in their order unless sorted: no index array to build then.
+            let keys = object.keys, values = object.values
+            var sorted: [Int] = []
             if style.sortsKeys {
-                let keys = object.keys
-                order.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
+                sorted = Array(0..<keys.count)
+                sorted.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
             }
-            for (position, member) in order.enumerated() {
+            for position in 0..<keys.count {
+                let member = style.sortsKeys ? sorted[position] : position
                 separator(first: position == 0, color: color, level: level, into: &bytes)
                 if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
-                writeString(object.keys[member], into: &bytes)
+                writeString(keys[member], into: &bytes)
                 if style.colors {
                     bytes.append(contentsOf: Self.reset)
                     bytes.append(contentsOf: color)
@@ -162,10 +191,10 @@ package struct _JQWriter {
                 bytes.append(UInt8(ascii: ":"))
                 if style.colors { bytes.append(contentsOf: Self.reset) }
                 if style.isPretty { bytes.append(UInt8(ascii: " ")) }
-                write(object.values[member], level: level + 1, into: &bytes)
+                write(values[member], level: level + 1, into: &bytes)
             }
             newline(level, into: &bytes)
-            bytes.append(contentsOf: color)
+            if style.colors { bytes.append(contentsOf: color) }
             bytes.append(UInt8(ascii: "}"))
         }
         if style.colors { bytes.append(contentsOf: Self.reset) }
@@ -174,15 +203,28 @@ package struct _JQWriter {
     /// What comes before a member: `,` after the first, then the layout's line break.
     private func separator(first: Bool, color: [UInt8], level: Int, into bytes: inout [UInt8]) {
         if !first {
-            bytes.append(contentsOf: color)
+            if style.colors { bytes.append(contentsOf: color) }
             bytes.append(UInt8(ascii: ","))
         }
         if style.colors { bytes.append(contentsOf: Self.reset) }
         newline(level + 1, into: &bytes)
     }
 
-    private func scalar(_ color: [UInt8], _ text: StaticString, into bytes: inout [UInt8]) {
-        if style.colors { bytes.append(contentsOf: color) }
+    /// The palette index for `value`'s kind.
+    private static func colorIndex(of value: JSONValue) -> Int {
+        switch value {
+        case .null: return 0
+        case .bool(let bool): return bool ? 2 : 1
+        case .number: return 3
+        case .string: return 4
+        case .array: return 5
+        case .object: return 6
+        }
+    }
+
+    /// `text` in the palette's colour number `color`, when colouring.
+    private func scalar(_ color: Int, _ text: StaticString, into bytes: inout [UInt8]) {
+        if style.colors { bytes.append(contentsOf: style.palette.sequences[color]) }
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         if style.colors { bytes.append(contentsOf: Self.reset) }
     }
