@@ -149,54 +149,58 @@ package struct _JQWriter {
 
     private func writeArray(_ array: [JSONValue], level: Int, into bytes: inout [UInt8]) {
         let color = style.colors ? style.palette.sequences[5] : []
-        if style.colors { bytes.append(contentsOf: color) }
-        if array.isEmpty {
-            bytes.append(contentsOf: "[]".utf8)
-        } else {
-            bytes.append(UInt8(ascii: "["))
-            for (position, element) in array.enumerated() {
-                separator(first: position == 0, color: color, level: level, into: &bytes)
-                write(element, level: level + 1, into: &bytes)
-            }
-            newline(level, into: &bytes)
-            if style.colors { bytes.append(contentsOf: color) }
-            bytes.append(UInt8(ascii: "]"))
+        guard open(color, UInt8(ascii: "["), UInt8(ascii: "]"), isEmpty: array.isEmpty, into: &bytes) else { return }
+        for (position, element) in array.enumerated() {
+            separator(first: position == 0, color: color, level: level, into: &bytes)
+            write(element, level: level + 1, into: &bytes)
         }
-        if style.colors { bytes.append(contentsOf: Self.reset) }
+        close(color, UInt8(ascii: "]"), level: level, into: &bytes)
     }
 
     private func writeObject(_ object: JSONObject, level: Int, into bytes: inout [UInt8]) {
         let color = style.colors ? style.palette.sequences[6] : []
-        if style.colors { bytes.append(contentsOf: color) }
-        if object.isEmpty {
-            bytes.append(contentsOf: "{}".utf8)
-        } else {
-            bytes.append(UInt8(ascii: "{"))
-            // Members in their order unless sorted: no index array to build then.
-            let keys = object.keys, values = object.values
-            var sorted: [Int] = []
-            if style.sortsKeys {
-                sorted = Array(0..<keys.count)
-                sorted.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
-            }
-            for position in 0..<keys.count {
-                let member = style.sortsKeys ? sorted[position] : position
-                separator(first: position == 0, color: color, level: level, into: &bytes)
-                if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
-                writeString(keys[member], into: &bytes)
-                if style.colors {
-                    bytes.append(contentsOf: Self.reset)
-                    bytes.append(contentsOf: color)
-                }
-                bytes.append(UInt8(ascii: ":"))
-                if style.colors { bytes.append(contentsOf: Self.reset) }
-                if style.isPretty { bytes.append(UInt8(ascii: " ")) }
-                write(values[member], level: level + 1, into: &bytes)
-            }
-            newline(level, into: &bytes)
-            if style.colors { bytes.append(contentsOf: color) }
-            bytes.append(UInt8(ascii: "}"))
+        guard open(color, UInt8(ascii: "{"), UInt8(ascii: "}"), isEmpty: object.isEmpty, into: &bytes) else { return }
+        // Members in their order unless sorted: no index array to build then.
+        let keys = object.keys, values = object.values
+        var sorted: [Int] = []
+        if style.sortsKeys {
+            sorted = Array(0..<keys.count)
+            sorted.sort { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
         }
+        for position in 0..<keys.count {
+            let member = style.sortsKeys ? sorted[position] : position
+            separator(first: position == 0, color: color, level: level, into: &bytes)
+            if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
+            writeString(keys[member], into: &bytes)
+            if style.colors {
+                bytes.append(contentsOf: Self.reset)
+                bytes.append(contentsOf: color)
+            }
+            bytes.append(UInt8(ascii: ":"))
+            if style.colors { bytes.append(contentsOf: Self.reset) }
+            if style.isPretty { bytes.append(UInt8(ascii: " ")) }
+            write(values[member], level: level + 1, into: &bytes)
+        }
+        close(color, UInt8(ascii: "}"), level: level, into: &bytes)
+    }
+
+    /// A container's colour and opening bracket; an empty one is written
+    /// whole (`[]`, `{}`), and false says no members follow.
+    private func open(_ color: [UInt8], _ opening: UInt8, _ closing: UInt8, isEmpty: Bool,
+                      into bytes: inout [UInt8]) -> Bool {
+        if style.colors { bytes.append(contentsOf: color) }
+        bytes.append(opening)
+        guard isEmpty else { return true }
+        bytes.append(closing)
+        if style.colors { bytes.append(contentsOf: Self.reset) }
+        return false
+    }
+
+    /// A non-empty container's end: the line break, colour, bracket and reset.
+    private func close(_ color: [UInt8], _ closing: UInt8, level: Int, into bytes: inout [UInt8]) {
+        newline(level, into: &bytes)
+        if style.colors { bytes.append(contentsOf: color) }
+        bytes.append(closing)
         if style.colors { bytes.append(contentsOf: Self.reset) }
     }
 
