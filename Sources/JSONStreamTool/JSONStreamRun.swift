@@ -242,6 +242,8 @@ final class JSONStreamRun {
     var inputUnreadable = false
     var inputFailed = false
     var runtimeFailed = false
+    /// The element-wise hint has been given.
+    var hinted = false
 
     init(options: JSONStreamOptions, filter: JSONFilter, streams: StandardStreams, diagnostics: Diagnostics) {
         self.options = options
@@ -446,6 +448,29 @@ final class JSONStreamRun {
             runtimeFailed = true
             say("jsonstream: error\(place): \(message)")
         }
+        if !hinted, let hint = elementWiseHint {
+            hinted = true
+            say(hint)
+        }
+    }
+
+    /// A jq command pasted as it is (`.[] | select(…)`) fails here because
+    /// the filter already runs on each element: said once, after the first
+    /// runtime error, when the filter starts by iterating.
+    private var elementWiseHint: String? {
+        guard case .text(let text) = options.filter, !options.nullInput, !options.slurp else { return nil }
+        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        guard trimmed.hasPrefix(".[]") else { return nil }
+        return "jsonstream: hint: the filter already runs on each element of the stream, as jq's '.[] | F'; "
+            + "drop the leading '.[]' (jsonstream '\(Self.withoutLeadingIteration(trimmed))')"
+    }
+
+    /// `.[] | F` → `F`, `.[].a` → `.a`, `.[]` → `.`.
+    private static func withoutLeadingIteration(_ filter: Substring) -> String {
+        var rest = filter.dropFirst(3).drop { $0 == " " }
+        if rest.hasPrefix("?") { rest = rest.dropFirst().drop { $0 == " " } }
+        if rest.hasPrefix("|") { return String(rest.dropFirst().drop { $0 == " " }) }
+        return rest.isEmpty ? "." : String(rest)
     }
 
     /// A message on stderr, after the results so far (when both go to a

@@ -108,6 +108,19 @@ struct JQOptionTests {
         #expect(quiet.status == 0 && quiet.stderr.isEmpty)
     }
 
+    @Test("A pasted jq '.[] | F' that fails gets one hint: drop the '.[]'")
+    func pastedIteration() async throws {
+        let run = try await jsonstream([#".[] | select(.user == "a")"#], input: "{\"user\":\"a\"}\n{\"user\":\"b\"}\n")
+        #expect(run.status == 5)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 3, "\(run.stderr)")  // two errors, one hint
+        #expect(lines.first?.contains(#"Cannot index string with string ("user")"#) == true, "\(run.stderr)")
+        #expect(run.stderr.contains(#"hint: the filter already runs on each element of the stream, as jq's '.[] | F'; drop the leading '.[]' (jsonstream 'select(.user == "a")')"#),
+                "\(run.stderr)")
+        // Other failing filters get no hint.
+        #expect(!(try await jsonstream([".a + 1"], input: "[{\"a\":\"x\"}]").stderr.contains("hint")))
+    }
+
     @Test("input_line_number is the line an element starts on; $ENV reads the environment")
     func lineNumberAndEnvironment() async throws {
         #expect(try await jsonstream(["-c", "[., input_line_number]"], input: "1\n2\n\n3\n").lines
