@@ -50,13 +50,17 @@ public struct JSONFilter: @unchecked Sendable {
 
     /// As the public initializer; with `includesHomeLibrary`, the definitions
     /// in `~/.jq` (when it is a file) come first, as jq's command line
-    /// includes them.
+    /// includes them. `programDirectory` is where the program comes from
+    /// (a `-f` file's directory; the working directory when nil): what
+    /// `get_prog_origin` says and what relative `search` paths start from.
     package init(_ source: String, arguments: [String: JSONValue], libraryPaths: [String],
-                 includesHomeLibrary: Bool) throws {
+                 includesHomeLibrary: Bool, programDirectory: String? = nil) throws {
         var parsed = try _Parser.parseProgram(source)
         if includesHomeLibrary, let home = _ModuleLoader.homeLibrary { parsed.imports.insert(home, at: 0) }
         root = parsed.filter
-        program = try _Program(parsed, arguments: arguments, libraryPaths: libraryPaths)
+        var modules = _ModuleLoader(searchPaths: libraryPaths)
+        if let programDirectory { modules.programOrigin = _ModuleLoader.realPath(programDirectory) }
+        program = try _Program(parsed, arguments: arguments, modules: modules)
     }
 
     /// Every output of the filter for `input`, in order.
@@ -101,8 +105,8 @@ final class _Program {
     /// The Swift built-ins the program calls, as `name/arity`.
     let nativeCalls: Set<String>
 
-    init(_ parsed: _ParsedProgram, arguments: [String: JSONValue], libraryPaths: [String]) throws {
-        var compiler = _Compiler(modules: _ModuleLoader(searchPaths: libraryPaths))
+    init(_ parsed: _ParsedProgram, arguments: [String: JSONValue], modules: _ModuleLoader) throws {
+        var compiler = _Compiler(modules: modules)
         let level = _Level(depth: 0)
         var scope = _Scope(nil, depth: 0, next: nil)
         var slots: [JSONValue] = []

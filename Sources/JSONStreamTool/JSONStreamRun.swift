@@ -142,7 +142,10 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        let filter = try JSONFilter(source, arguments: arguments, libraryPaths: libraryPaths, includesHomeLibrary: true)
+        var programDirectory: String?
+        if case .file(let path) = options.filter { programDirectory = (path as NSString).deletingLastPathComponent }
+        let filter = try JSONFilter(source, arguments: arguments, libraryPaths: libraryPaths, includesHomeLibrary: true,
+                                    programDirectory: programDirectory.map { $0.isEmpty ? "." : $0 })
         return .compiled(filter, programArguments)
     } catch let error as JSONFilterError {
         for line in compileErrorReport(error, source: source) { diagnostics.print(line) }

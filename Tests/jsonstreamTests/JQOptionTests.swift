@@ -1,4 +1,5 @@
 import Foundation
+import StreamingJSON
 import Testing
 
 /// jq 1.8's options beyond the element stream: `-s`, `-R`, `--seq`,
@@ -78,6 +79,17 @@ struct JQOptionTests {
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("module not found: util"), "\(missing.stderr)")
         #expect(try await jsonstream(["-n", "-c", "get_search_list"]).lines == [#"["~/.jq","$ORIGIN/../lib/jq","$ORIGIN/../lib"]"#])
+    }
+
+    @Test("With -f FILE the program's origin is the file's directory: get_prog_origin and relative search paths")
+    func programOrigin() async throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("lib"), withIntermediateDirectories: true)
+        try directory.file("lib/helper.jq", "def helper: \"found\";\n")
+        let program = try directory.file("main.jq", #"import "helper" as h {search: "./lib"}; [h::helper, get_prog_origin]"#)
+        let run = try await jsonstream(["-n", "-c", "-f", program])
+        let origin = URL(fileURLWithPath: directory.path("")).resolvingSymlinksInPath().path
+        #expect(run.lines == [JSONValue.array([.string("found"), .string(origin)]).description], "\(run.stderr)")
     }
 
     @Test("~/.jq, when it is a file, is included first, as in jq; a directory is not")
