@@ -39,7 +39,7 @@ extension JSONValue {
             if dx.isNaN { return -1 }
             if dy.isNaN { return 1 }
             if dx != dy { return dx < dy ? -1 : 1 }
-            return x == y ? 0 : (x < y ? -1 : 1)
+            return JSONNumber._orderOfEqualDoubles(x, y)
         case (.string(let x), .string(let y)):
             return _compareBytes(x, y)
         case (.array(let x), .array(let y)):

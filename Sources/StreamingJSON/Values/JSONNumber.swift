@@ -160,12 +160,8 @@ extension JSONNumber: Hashable, Comparable {
     /// to tell apart still differ, as in jq 1.8; NaN equals nothing, itself
     /// included.
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
-        if case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage {
-            if a == b { return true }
-            guard lhs.double == rhs.double else { return false }
-            return a.utf8.count < 16 && b.utf8.count < 16 || _Decimal(a) == _Decimal(b)
-        }
-        return lhs.double == rhs.double
+        if case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage, a == b { return true }
+        return lhs.double == rhs.double && _orderOfEqualDoubles(lhs, rhs) == 0
     }
 
     /// Hashes the numeric value, so that equal numbers hash alike.
@@ -178,9 +174,17 @@ extension JSONNumber: Hashable, Comparable {
     /// and two literals that round to the same `Double` exactly, as decimals.
     public static func < (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         let x = lhs.double, y = rhs.double
-        guard x == y, case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage,
-              a != b, a.utf8.count >= 16 || b.utf8.count >= 16 else { return x < y }
-        return _Decimal(a) < _Decimal(b)
+        return x == y ? _orderOfEqualDoubles(lhs, rhs) < 0 : x < y
+    }
+
+    /// For two numbers whose `Double`s are equal: -1, 0 or 1 as their exact
+    /// values order. Only two literals can differ then, and only when one is
+    /// long enough to hold more digits than a `Double` keeps.
+    package static func _orderOfEqualDoubles(_ lhs: JSONNumber, _ rhs: JSONNumber) -> Int {
+        guard case .literal(let a) = lhs.storage, case .literal(let b) = rhs.storage, a != b,
+              a.utf8.count >= 16 || b.utf8.count >= 16 else { return 0 }
+        let x = _Decimal(a), y = _Decimal(b)
+        return x == y ? 0 : (x < y ? -1 : 1)
     }
 }
 
