@@ -232,6 +232,8 @@ extension _JQTextParser {
     /// most one point and an optional exponent, or `Inf`/`Infinity`, or `NaN`
     /// (`sNaN`) without a payload, letters in any case.
     static func decimalLiteral(_ token: [UInt8]) -> JSONNumber? {
+        // The usual case, a number as JSON spells it, is its own literal.
+        if let strict = JSONNumber(text: String(decoding: token, as: UTF8.self)) { return strict }
         var body = token[...]
         var negative = false
         if let sign = body.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
