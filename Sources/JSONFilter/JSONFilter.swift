@@ -58,8 +58,7 @@ public struct JSONFilter: @unchecked Sendable {
         var parsed = try _Parser.parseProgram(source)
         if includesHomeLibrary, let home = _ModuleLoader.homeLibrary { parsed.imports.insert(home, at: 0) }
         root = parsed.filter
-        var modules = _ModuleLoader(searchPaths: libraryPaths)
-        if let programDirectory { modules.programOrigin = _ModuleLoader.realPath(programDirectory) }
+        let modules = _ModuleLoader(searchPaths: libraryPaths, programDirectory: programDirectory)
         program = try _Program(parsed, arguments: arguments, modules: modules)
     }
 

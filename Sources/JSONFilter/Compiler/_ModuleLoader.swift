@@ -10,13 +10,22 @@ import StreamingJSON
 /// (`.json` for data).
 struct _ModuleLoader {
     var searchPaths: [String]
-    /// Where the program comes from (`get_prog_origin`): the working directory.
-    var programOrigin: String = _ModuleLoader.realPath(FileManager.default.currentDirectoryPath)
+    /// The directory of a program read from a file; nil for the working directory.
+    var programDirectory: String?
 
-    /// The file for `path` with `suffix` (`jq` or `json`), or nil.
-    func locate(_ path: String, suffix: String, search: JSONValue? = nil, origin: String? = nil) -> String? {
+    /// Where the program comes from (`get_prog_origin`), made absolute.
+    var programOrigin: String { Self.realPath(programDirectory ?? FileManager.default.currentDirectoryPath) }
+
+    /// The file for `path` with `suffix` (`jq` or `json`) along an import's
+    /// search chain, or nil.
+    func locate(_ path: String, suffix: String, search: JSONValue?, origin: String?) -> String? {
+        locate(path, suffix: suffix, in: directories(search, origin: origin))
+    }
+
+    /// The file for `path` with `suffix` in the first of `directories` that has it.
+    private func locate(_ path: String, suffix: String, in directories: [String]) -> String? {
         let last = (path as NSString).lastPathComponent
-        for directory in directories(search, origin: origin) {
+        for directory in directories {
             for candidate in ["\(path).\(suffix)", "\(path)/jq/main.\(suffix)", "\(path)/\(last).\(suffix)"] {
                 let full = (directory as NSString).appendingPathComponent(candidate)
                 var isDirectory: ObjCBool = false
@@ -37,14 +46,20 @@ struct _ModuleLoader {
         case .array(let many)?: requested = many.compactMap { if case .string(let s) = $0 { s } else { nil } }
         default: requested = []
         }
-        return requested.compactMap { entry in
-            let path = (entry as NSString).expandingTildeInPath
-            if path.isEmpty { return nil }
-            if path == "." { return path }
-            if path.hasPrefix("$ORIGIN/") { return Self.executableOrigin + "/" + path.dropFirst("$ORIGIN/".count) }
-            if search != nil, !path.hasPrefix("/") { return (origin ?? programOrigin) + "/" + path }
-            return path
-        }
+        // Only an import's own search entries are relative to its origin.
+        let base = search == nil ? nil : origin ?? programOrigin
+        return requested.compactMap { Self.directory($0, relativeTo: base) }
+    }
+
+    /// One search entry as a directory: `~` and `$ORIGIN/` expanded, a
+    /// relative one under `base` when there is one; nil for an empty entry.
+    private static func directory(_ entry: String, relativeTo base: String?) -> String? {
+        let path = (entry as NSString).expandingTildeInPath
+        if path.isEmpty { return nil }
+        if path == "." { return path }
+        if path.hasPrefix("$ORIGIN/") { return executableOrigin + "/" + path.dropFirst("$ORIGIN/".count) }
+        if let base, !path.hasPrefix("/") { return base + "/" + path }
+        return path
     }
 
     func text(of file: String) throws -> String {
@@ -83,9 +98,8 @@ extension _ModuleLoader {
             throw JSONFilterError(message: "modulemeta input module name must be a string")
         }
         // jq looks in the library paths only: it cannot know a caller's origin.
-        var loader = self
-        loader.searchPaths = searchPaths
-        guard let file = loader.locate(name, suffix: "jq", search: .array(searchPaths.map(JSONValue.string))) else {
+        let directories = searchPaths.compactMap { Self.directory($0, relativeTo: nil) }
+        guard let file = locate(name, suffix: "jq", in: directories) else {
             throw JSONFilterError(message: "module not found: \(name)")
         }
         let module = try _Parser.parseProgram(try text(of: file))
