@@ -44,6 +44,11 @@ struct InputElement {
         (location.line, location.column) = (position.line, position.column)
         return location
     }
+
+    /// The element with its line and column taken from the reader now.
+    var locatedNow: InputElement {
+        InputElement(value: value, knownLocation: location, reader: nil, isInArray: isInArray)
+    }
 }
 
 extension JSONStreamRun {
@@ -86,12 +91,14 @@ extension JSONStreamRun {
                     inputs.unitStarted = true
                 }
                 progress?.tick(bytes: counters.bytesOfFinishedInputs + reader.bytesRead, elements: counters.elementsIn)
-                var location = ElementLocation(file: name, index: reader.index, line: nil, column: nil)
+                var element = InputElement(value: value, knownLocation: ElementLocation(file: name, index: reader.index),
+                                           reader: reader, isInArray: isArray)
                 if readsFurtherInputs {
-                    location = self.location(of: reader, in: name)
-                    context.inputLineNumber = location.line ?? 0
+                    // The reader moves on while the filter reads: the position is taken now.
+                    element = element.locatedNow
+                    context.inputLineNumber = element.knownLocation.line ?? 0
                 }
-                return InputElement(value: value, knownLocation: location, reader: reader, isInArray: isArray)
+                return element
 
             case .elementError(let error, let isLimit):
                 counters.elementsIn += 1
@@ -133,13 +140,18 @@ extension JSONStreamRun {
         }
     }
 
-    /// Opens `file` (a path, or `-` for stdin) as the current input; an
-    /// unreadable file is reported and skipped (jq goes on and exits 2).
+    /// Opens `file` (a path, or `-` for stdin) as the current input, as JSON
+    /// or, with `-R`, as lines; an unreadable file is reported and skipped
+    /// (jq goes on and exits 2).
     func open(_ file: String) {
         let name = file == "-" ? "<stdin>" : file
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         do {
-            if file == "-" {
+            if options.rawInput {
+                inputs.rawReader = file == "-"
+                    ? RawLineReader(descriptor: streams.input, ownsDescriptor: false, beforeBlockingRead: flush)
+                    : try RawLineReader(contentsOfFile: file, beforeBlockingRead: flush)
+            } else if file == "-" {
                 inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat, path: options.path,
                                              limits: options.limits, projection: projection, beforeBlockingRead: flush)
             } else {
@@ -177,11 +189,6 @@ extension JSONStreamRun {
         case .array: return .array
         case .lines: return .jsonLines
         }
-    }
-
-    private func location(of reader: _ValueReader, in name: String) -> ElementLocation {
-        let position = reader.elementPosition()
-        return ElementLocation(file: name, index: reader.index, line: position?.line, column: position?.column)
     }
 
     /// Called before a read from stdin that would wait: what is computed so

@@ -17,7 +17,7 @@ extension JSONStreamRun {
         while true {
             guard let reader = inputs.rawReader else {
                 guard !inputs.pendingFiles.isEmpty else { return nil }
-                openRaw(inputs.pendingFiles.removeFirst())
+                open(inputs.pendingFiles.removeFirst())
                 continue
             }
             let event = reader.next()
@@ -31,35 +31,14 @@ extension JSONStreamRun {
                 let location = ElementLocation(file: inputs.name, index: reader.lineNumber - 1,
                                                line: reader.lineNumber, column: 1)
                 return InputElement(value: .string(text), knownLocation: location, reader: nil, isInArray: false)
-            case .readError(let code):
+            case .readError(let error):
                 inputUnreadable = true
-                say("jsonstream: error: Could not read \(inputs.name): \(String(cString: strerror(code)))")
+                say("jsonstream: error: Could not read \(inputs.name): \(reason(error))")
                 closeCurrentInput()
             case .end:
                 closeCurrentInput()
             }
         }
-    }
-
-    /// Opens `file` (or stdin for `-`) for `-R`; an unreadable file is
-    /// reported and skipped.
-    private func openRaw(_ file: String) {
-        let flush = { [unowned self] in self.flushBeforeBlockingRead() }
-        do {
-            if file == "-" {
-                inputs.rawReader = RawLineReader(descriptor: streams.input, ownsDescriptor: false, beforeBlockingRead: flush)
-            } else {
-                inputs.rawReader = try RawLineReader(contentsOfFile: file, beforeBlockingRead: flush)
-            }
-        } catch let error as RawInputError {
-            inputUnreadable = true
-            say("jsonstream: error: Could not open \(file): \(String(cString: strerror(error.code)))")
-            return
-        } catch {
-            return
-        }
-        inputs.name = file == "-" ? "<stdin>" : file
-        context.inputFilename = file == "-" ? .null : .string(file)
     }
 
     /// `-s`: every element in one array, or with `-R` the whole text of
@@ -76,13 +55,13 @@ extension JSONStreamRun {
         if options.rawInput {
             var text = ""
             while !inputs.pendingFiles.isEmpty {
-                openRaw(inputs.pendingFiles.removeFirst())
+                open(inputs.pendingFiles.removeFirst())
                 guard let reader = inputs.rawReader else { continue }
                 do {
                     text += try reader.remainingText()
-                } catch let error as RawInputError {
+                } catch {
                     inputUnreadable = true
-                    say("jsonstream: error: Could not read \(inputs.name): \(String(cString: strerror(error.code)))")
+                    say("jsonstream: error: Could not read \(inputs.name): \(reason(error))")
                 }
                 noticeSize()
                 closeCurrentInput()

@@ -399,8 +399,6 @@ final class JSONStreamRun {
             return true
         } catch let error as JSONFilterError {
             elementFailed(error.message, at: location())
-        } catch let error as TableWriter.Problem {
-            elementFailed(error.description, at: location())
         } catch let error as ResultFormatter.Problem {
             elementFailed(error.description, at: location())
         }
@@ -429,8 +427,8 @@ final class JSONStreamRun {
     struct ElementLocation {
         var file: String
         var index: Int
-        var line: Int?
-        var column: Int?
+        var line: Int? = nil
+        var column: Int? = nil
 
         var description: String {
             var text = file

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// `-R`: an input's lines, each a string without its newline, read in
 /// chunks so that memory holds one line (a last line without a newline
@@ -11,7 +12,7 @@ final class RawLineReader {
     enum Event {
         case line(String)
         case end
-        case readError(Int32)
+        case readError(POSIXError)
     }
 
     private let descriptor: Int32
@@ -20,6 +21,9 @@ final class RawLineReader {
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts.
     private var start = 0
+    /// How far past `start` is known to hold no newline: a long line is
+    /// searched once, not again after every read that extends it.
+    private var searched = 0
     private var atEnd = false
     private(set) var bytesRead: UInt64 = 0
     /// Lines returned so far: the 1-based number of the last one.
@@ -34,10 +38,10 @@ final class RawLineReader {
         self.beforeBlockingRead = beforeBlockingRead
     }
 
-    /// Opens `path` for reading; throws the `errno` of a failed open.
+    /// Opens `path` for reading; throws the `POSIXError` of a failed open.
     convenience init(contentsOfFile path: String, beforeBlockingRead: @escaping () -> Void) throws {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw RawInputError(code: errno) }
+        guard descriptor >= 0 else { throw Self.lastError() }
         self.init(descriptor: descriptor, ownsDescriptor: true, beforeBlockingRead: beforeBlockingRead)
     }
 
@@ -47,13 +51,15 @@ final class RawLineReader {
 
     func next() -> Event {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = buffer[max(start, searched)...].firstIndex(of: 0x0A) {
                 let line = String(decoding: buffer[start..<newline], as: UTF8.self)
                 start = newline + 1
+                searched = start
                 lineNumber += 1
                 newlineCount += 1
                 return .line(line)
             }
+            searched = buffer.count
             if atEnd {
                 guard start < buffer.count else { return .end }
                 let line = String(decoding: buffer[start...], as: UTF8.self)
@@ -61,23 +67,24 @@ final class RawLineReader {
                 lineNumber += 1
                 return .line(line)
             }
-            if let code = fill() { return .readError(code) }
+            if let error = fill() { return .readError(error) }
         }
     }
 
     /// The rest of the input as one string (`-R -s`).
     func remainingText() throws -> String {
         while !atEnd {
-            if let code = fill() { throw RawInputError(code: code) }
+            if let error = fill() { throw error }
         }
         defer { start = buffer.count }
         return String(decoding: buffer[start...], as: UTF8.self)
     }
 
-    /// Reads one chunk after what is unread; nil, or the `errno` of a failed read.
-    private func fill() -> Int32? {
+    /// Reads one chunk after what is unread; nil, or the error of a failed read.
+    private func fill() -> POSIXError? {
         if start > 0 {
             buffer.removeSubrange(0..<start)
+            searched = max(searched - start, 0)
             start = 0
         }
         let chunk = 64 * 1024
@@ -90,15 +97,18 @@ final class RawLineReader {
         repeat {
             count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, chunk) }
         } while count < 0 && errno == EINTR
+        let failure = count < 0 ? Self.lastError() : nil
         buffer.removeSubrange((old + max(count, 0))...)
-        if count < 0 { return errno }
+        if let failure { return failure }
         if count == 0 { atEnd = true }
         bytesRead += UInt64(count)
         return nil
     }
 }
 
-/// A raw input that could not be opened or read: its `errno`.
-struct RawInputError: Error {
-    let code: Int32
+extension RawLineReader {
+    /// `errno` as the error the JSON inputs report too.
+    fileprivate static func lastError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
 }

@@ -53,20 +53,33 @@ struct ResultFormatter {
         }
     }
 
-    /// A result that cannot be written in the chosen form.
-    struct Problem: Error, CustomStringConvertible {
-        var description: String
+    /// A result the chosen output cannot write: reported as a runtime
+    /// error of its element.
+    enum Problem: Error, CustomStringConvertible {
+        /// `--csv`/`--tsv` and a value that is not an object or array.
+        case notARow(JSONValue)
+        /// `--raw-output0` and a string holding NUL.
+        case nulInRawOutput0
+
+        var description: String {
+            switch self {
+            case .notARow(let value):
+                return "--csv and --tsv write objects and arrays as rows; cannot write \(value.typeName) (\(abbreviated(value)))"
+            case .nulInRawOutput0:
+                return "Cannot dump a string containing NUL with --raw-output0 option"
+            }
+        }
     }
 
-    /// Appends `value`. Throws `TableWriter.Problem` for a value that cannot
-    /// be a row, `Problem` for a string holding NUL with `--raw-output0`.
+    /// Appends `value`. Throws `Problem` for a value that cannot be a row,
+    /// or a string holding NUL with `--raw-output0`.
     @inline(__always)
     mutating func append(_ value: JSONValue, into bytes: inout [UInt8]) throws {
         switch kind {
         case .values:
             if seq { bytes.append(0x1E) }
             if terminator == 0, case .string(let string) = value, string.utf8.contains(0) {
-                throw Problem(description: "Cannot dump a string containing NUL with --raw-output0 option")
+                throw Problem.nulInRawOutput0
             }
             if raw, case .string(let string) = value {
                 if writer.style.asciiOnly {

@@ -16,16 +16,7 @@ import StreamingJSON
 /// escapes backslash, tab, LF and CR as `\\`, `\t`, `\n`, `\r`, as jq's
 /// `@tsv` does. Rows end with LF.
 struct TableWriter {
-    enum Problem: Error, CustomStringConvertible {
-        case notARow(JSONValue)
-
-        var description: String {
-            switch self {
-            case .notARow(let value):
-                return "--csv and --tsv write objects and arrays as rows; cannot write \(value.typeName) (\(abbreviated(value)))"
-            }
-        }
-    }
+    typealias Problem = ResultFormatter.Problem
 
     let format: JSONStreamOptions.TableFormat
     /// Columns as key paths, and their header names; nil until known.
