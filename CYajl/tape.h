@@ -48,7 +48,10 @@ enum {
     SJ_STRING = 4, SJ_KEY = 5, SJ_ARRAY = 6, SJ_OBJECT = 7,
     /// Stands for an element that passed maxElementBytes: it was parsed but
     /// not recorded. Its position is the element's first byte.
-    SJ_OVERSIZED = 8
+    SJ_OVERSIZED = 8,
+    /// SJ_MODE_ROOTS only: an element of one token that says what the next
+    /// elements are (a = SJ_MARK_*, b = keys of the path followed).
+    SJ_MARK = 9
 };
 
 /// What is streamed.
@@ -62,7 +65,27 @@ enum {
     SJ_MODE_LINES = 2,
     /// The members of the object at the path: each element is a key token
     /// followed by its value.
-    SJ_MODE_MEMBERS = 3
+    SJ_MODE_MEMBERS = 3,
+    /// Every top-level value, each followed along the path to its target: a
+    /// target array's elements or a target object's members are streamed
+    /// (the parser runs as ARRAY or MEMBERS inside it), anything else met on
+    /// the way is one element; SJ_MARK elements say which (jsonstream --jq).
+    SJ_MODE_ROOTS = 4,
+    /// Every token is an element of its own, for jq's --stream events: a
+    /// scalar, a key, a container's opening token (a and b 0), and an
+    /// SJ_MARK_END element when it closes. Nothing is ever held back, so
+    /// memory stays bounded by the nesting depth whatever the value's size.
+    SJ_MODE_EVENTS = 5
+};
+
+/// What an SJ_MARK element announces in SJ_MODE_ROOTS.
+enum {
+    SJ_MARK_ARRAY = 1,    // the target is an array: its elements follow, then SJ_MARK_END
+    SJ_MARK_OBJECT = 2,   // the target is an object: its members follow, then SJ_MARK_END
+    SJ_MARK_END = 3,      // the target's last element or member was the one before
+    SJ_MARK_WHOLE = 4,    // the next element is the value reached after b keys (b < pathCount:
+                          // not an object, so the path stops there)
+    SJ_MARK_MISSING = 5   // the object reached after b keys has no member path[b]
 };
 
 /// Why a callback stopped the parse (yajl then reports "client cancelled").
@@ -126,6 +149,12 @@ typedef struct sj_parser {
     int mode;
     size_t frameDepth;
     int inTarget, targetDone;
+    // SJ_MODE_ROOTS: `mode` is ARRAY or MEMBERS inside a target and ROOTS
+    // elsewhere; wholeTarget is set while a value is recorded whole.
+    int followsRoots, wholeTarget;
+    // SJ_MODE_EVENTS: nothing is ever "in the target"; every token goes
+    // through the callbacks' general paths and becomes an element.
+    int recordsEvents;
     // The element in progress passed maxElementBytes: parse it, record nothing.
     int skipping;
     // Key path: pathDepth objects along the path are open; `expect` says the
@@ -326,6 +355,10 @@ static inline int sj_recording(const sj_parser *p) {
     return p->inTarget && p->depth >= p->frameDepth && !p->skipping;
 }
 
+#define SJ_HOT static inline __attribute__((always_inline))
+#define SJ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
 static inline void sj_element_begin(sj_parser *p, uint64_t position) {
     p->current.token = (uint32_t)p->tokenCount;
     p->current.arena = (uint32_t)p->arenaCount;
@@ -340,12 +373,13 @@ static inline int sj_element_end(sj_parser *p) {
     p->completeEnd.token = (uint32_t)p->tokenCount;
     p->completeEnd.arena = (uint32_t)p->arenaCount;
     p->completedElements++;
+    if (SJ_UNLIKELY(p->wholeTarget)) {
+        p->wholeTarget = 0;
+        p->inTarget = 0;
+        p->targetDone = 1;
+    }
     return 1;
 }
-
-#define SJ_HOT static inline __attribute__((always_inline))
-#define SJ_LIKELY(x) __builtin_expect(!!(x), 1)
-#define SJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 SJ_HOT int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
                      const unsigned char *bytes, size_t length);
@@ -488,14 +522,58 @@ static inline int sj_key_matches(const sj_parser *p, const unsigned char *key, s
 }
 
 /// A value begins outside the recorded region: decides what it is.
+/// SJ_MODE_ROOTS: appends an element of one SJ_MARK token.
+static int sj_mark(sj_parser *p, int what, size_t keys, uint64_t position) {
+    sj_element_begin(p, position);
+    if (!sj_append(p, SJ_MARK, position, NULL, 0)) return 0;
+    p->tokens[p->tokenCount - 1].a = (uint32_t)what;
+    p->tokens[p->tokenCount - 1].b = (uint32_t)keys;
+    return sj_element_end(p);
+}
+
+/// SJ_MODE_ROOTS: the value met is recorded whole, as one element.
+static int sj_record_whole(sj_parser *p, size_t keys, uint64_t position) {
+    if (!sj_mark(p, SJ_MARK_WHOLE, keys, position)) return SJ_STOP;
+    p->inTarget = 1;
+    p->wholeTarget = 1;
+    p->frameDepth = p->depth;
+    return SJ_RECORD;
+}
+
+/// SJ_MODE_ROOTS: the target (an array or object at the end of the path) opens.
+static int sj_open_roots_target(sj_parser *p, uint8_t kind, uint64_t position) {
+    if (kind != SJ_ARRAY && kind != SJ_OBJECT) return sj_record_whole(p, p->pathCount, position);
+    if (!sj_mark(p, kind == SJ_ARRAY ? SJ_MARK_ARRAY : SJ_MARK_OBJECT, p->pathCount, position)) return SJ_STOP;
+    p->mode = kind == SJ_ARRAY ? SJ_MODE_ARRAY : SJ_MODE_MEMBERS;
+    return SJ_OPEN_TARGET;
+}
+
+/// SJ_MODE_EVENTS: one token as an element of its own.
+static int sj_event(sj_parser *p, uint8_t kind, uint64_t position, const unsigned char *bytes, size_t length) {
+    sj_element_begin(p, position);
+    if (!sj_append(p, kind, position, bytes, length)) return 0;
+    return sj_element_end(p);
+}
+
 static int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
+    if (p->recordsEvents) return sj_event(p, kind, position, NULL, 0) ? SJ_SKIP : SJ_STOP;  // an opening
+    if (p->followsRoots && p->depth == 0) {  // a new top-level value: follow the path again
+        p->expect = 1;
+        p->pathDepth = 0;
+        p->targetDone = 0;
+    }
     if (!p->expect) return SJ_SKIP;
     p->expect = 0;
     p->errorKind = kind;
     if (p->pathDepth < p->pathCount) {
-        if (kind != SJ_OBJECT) { sj_fail(p, SJ_ERROR_PATH_NOT_OBJECT, position); return SJ_STOP; }
+        if (kind != SJ_OBJECT) {
+            if (p->followsRoots) return sj_record_whole(p, p->pathDepth, position);
+            sj_fail(p, SJ_ERROR_PATH_NOT_OBJECT, position);
+            return SJ_STOP;
+        }
         return SJ_OPEN_PATH;
     }
+    if (p->followsRoots) return sj_open_roots_target(p, kind, position);
     // This value is the target.
     int wanted = p->mode == SJ_MODE_MEMBERS ? SJ_OBJECT : SJ_ARRAY;
     if (kind == wanted) return SJ_OPEN_TARGET;
@@ -523,6 +601,7 @@ SJ_HOT int sj_scalar(sj_parser *p, uint8_t kind, uint64_t position,
         return sj_element_end(p);
     }
     if (!sj_recording(p)) {
+        if (p->recordsEvents) return sj_event(p, kind, position, bytes, length);
         int action = sj_outside_value(p, kind, position);
         if (action == SJ_STOP) return 0;
         if (action != SJ_RECORD) return 1;
@@ -628,7 +707,8 @@ static inline uint64_t sj_key_bit(const unsigned char *key, size_t length) {
 }
 
 static inline int sj_projected_out(const sj_parser *p, const unsigned char *key, size_t length) {
-    if (!p->projecting || p->depth != p->frameDepth + 1 || p->mode == SJ_MODE_MEMBERS) return 0;
+    if (!p->projecting || p->depth != p->frameDepth + 1 || p->mode == SJ_MODE_MEMBERS || p->wholeTarget)
+        return 0;
     if (!(p->memberBits & sj_key_bit(key, length))) return 1;
     for (size_t i = 0; i < p->memberCount; i++)
         if (p->memberLengths[i] == length && sj_bytes_equal(p->memberKeys[i], key, length))
@@ -653,6 +733,7 @@ static __attribute__((noinline)) int sj_on_key_general(sj_parser *p, const unsig
         if (p->depth == p->frameDepth) sj_element_begin(p, position);  // SJ_MODE_MEMBERS
         return sj_append(p, SJ_KEY, position, text, length);
     }
+    if (p->recordsEvents) return sj_event(p, SJ_KEY, position, text, length);
     if (p->depth == p->pathDepth && p->pathDepth > 0 && !p->targetDone)
         p->expect = sj_key_matches(p, text, length);
     return 1;
@@ -744,11 +825,21 @@ static inline int sj_close(sj_parser *p) {
         p->skipping = 0;
         return sj_element_end(p);
     }
+    if (p->recordsEvents) return sj_mark(p, SJ_MARK_END, 0, sj_end(p) - 1);
     if (p->inTarget && p->depth + 1 == p->frameDepth) {
         p->inTarget = 0;
         p->targetDone = 1;
+        if (p->followsRoots) {
+            p->mode = SJ_MODE_ROOTS;
+            return sj_mark(p, SJ_MARK_END, p->pathCount, sj_end(p) - 1);
+        }
     } else if (p->depth + 1 == p->pathDepth) {
         p->pathDepth--;
+        if (p->followsRoots && !p->targetDone) {
+            // The object the path reached closed without the next key.
+            p->targetDone = 1;
+            return sj_mark(p, SJ_MARK_MISSING, p->pathDepth, sj_end(p) - 1);
+        }
     }
     return 1;
 }

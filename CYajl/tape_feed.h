@@ -69,6 +69,8 @@ static inline void sj_parser_setup(sj_parser *p, int mode,
     // when every string is empty.
     sj_grow((void **)&p->tokens, &p->tokenCapacity, 1024, sizeof(sj_token));
     sj_grow((void **)&p->arena, &p->arenaCapacity, 16384, 1);
+    p->followsRoots = mode == SJ_MODE_ROOTS;
+    p->recordsEvents = mode == SJ_MODE_EVENTS;
     if (mode == SJ_MODE_LINES) {
         p->inTarget = 1;
         p->frameDepth = 0;

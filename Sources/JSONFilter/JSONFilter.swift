@@ -35,6 +35,8 @@ public struct JSONFilter: @unchecked Sendable {
     let program: _Program
     /// The parsed text, for the demand analysis.
     let root: _Filter
+    /// What it was compiled from, for the planner's rewritten forms.
+    let origin: _FilterOrigin
 
     /// Compiles `source`. `arguments` are the `$name` variables (`--arg`,
     /// `--argjson`); `libraryPaths` are where `import` and `include` look.
@@ -60,6 +62,15 @@ public struct JSONFilter: @unchecked Sendable {
         root = parsed.filter
         let modules = _ModuleLoader(searchPaths: libraryPaths, programDirectory: programDirectory)
         program = try _Program(parsed, arguments: arguments, modules: modules)
+        origin = _FilterOrigin(parsed: parsed, arguments: arguments, modules: modules)
+    }
+
+    /// Compiles a program parsed elsewhere (the planner's rewritten form)
+    /// with the arguments and modules of `origin`.
+    init(parsed: _ParsedProgram, origin: _FilterOrigin) throws {
+        root = parsed.filter
+        program = try _Program(parsed, arguments: origin.arguments, modules: origin.modules)
+        self.origin = _FilterOrigin(parsed: parsed, arguments: origin.arguments, modules: origin.modules)
     }
 
     /// Every output of the filter for `input`, in order.
@@ -90,6 +101,13 @@ public struct JSONFilter: @unchecked Sendable {
     public func apply(to input: JSONValue, context: JSONFilterContext, emit: (JSONValue) throws -> Void) throws {
         try program.run(input, context: context, emit)
     }
+}
+
+/// The parsed program and what it was compiled with.
+struct _FilterOrigin {
+    let parsed: _ParsedProgram
+    let arguments: [String: JSONValue]
+    let modules: _ModuleLoader
 }
 
 /// A compiled program: its node tree and what its root frame holds.

@@ -85,6 +85,17 @@ package struct JSONStreamOptions: Sendable {
     /// `-R`: each line of the input is a string element (no JSON parsing).
     package var rawInput = false
 
+    /// `--jq`: jq's own command line. The filter runs on each top-level
+    /// input value, as in jq, streamed where its plan allows (`JSONFilterPlan`).
+    package var jqMode = false
+    /// `--stream` (with `--jq`): jq's `[path, leaf]` events are the inputs.
+    package var streamEvents = false
+    /// `--stream-errors` (with `--jq`): as `--stream`, and a syntax error
+    /// becomes an event instead of ending the run.
+    package var streamErrors = false
+    /// `--explain` (with `--jq`): print the plan on stderr, read nothing.
+    package var explain = false
+
     // Input
     package var inputFormat: InputFormat = .auto
     /// `--path .a.b`: the key path of the array to stream.
@@ -186,6 +197,19 @@ extension JSONStreamOptions {
             problems.append("--raw-output0 writes NUL-separated results; it cannot be combined with --csv, --tsv or --output \(layout.rawValue)")
         }
         if rawInput && !path.isEmpty { problems.append("--path selects an array inside JSON; it cannot be combined with -R") }
+        if (streamEvents || streamErrors || explain) && !jqMode {
+            let flag = explain ? "--explain" : streamErrors ? "--stream-errors" : "--stream"
+            problems.append("\(flag) goes with --jq (jq's own command line). Without --jq, jsonstream always "
+                + "streams, one element of the root array (or of --path .a.b, or one JSON Lines value) at a time, "
+                + "in constant memory: drop \(flag) and write the filter for one element, as after jq's '.[] |'")
+        }
+        if jqMode && !path.isEmpty {
+            problems.append("--path goes without --jq: with --jq the filter sees each whole input value, as in jq "
+                + "(write .a.b[] in the filter)")
+        }
+        if jqMode && inputFormat != .auto {
+            problems.append("--input goes without --jq: with --jq every top-level value is one input, as in jq")
+        }
         if count && table != nil { problems.append("--count prints only the number of results; it cannot be combined with --csv or --tsv") }
         return problems
     }

@@ -72,7 +72,7 @@ extension JSONStreamRun {
     /// the element is one jq input of its own (not one `input` reads).
     func nextElement(asUnit: Bool) throws -> InputElement? {
         if options.rawInput { return try nextRawLine(asUnit: asUnit) }
-        let skips = options.errorPolicy == .skip
+        if makesEvents { return try nextEvent(asUnit: asUnit) }
         while true {
             guard let reader = inputs.reader else {
                 guard !inputs.finished, !inputs.pendingFiles.isEmpty else { return nil }
@@ -100,43 +100,58 @@ extension JSONStreamRun {
                 }
                 return element
 
-            case .elementError(let error, let isLimit):
-                counters.elementsIn += 1
-                let place = "\(name):\(error.line):\(error.column), element \(reader.index)"
-                if skips {
-                    counters.skipped += 1
-                    say("jsonstream: skipped (at \(place)): \(error.message)")
-                    continue
-                }
-                inputFailed = true
-                say("jsonstream: error (at \(place)): \(error.message)")
-                // A value over a limit is well-formed: the next line is sound. After
-                // a malformed line, jq stops reading.
-                if !isLimit { finishReading() }
-
-            case .syntaxError(let error):
-                counters.elementsIn += 1
-                let place = "\(name):\(error.line):\(error.column), element \(reader.index + 1)"
-                if skips {
-                    counters.skipped += 1
-                    say("jsonstream: skipped (at \(place)): \(error.message); the rest of \(name) cannot be read")
-                    closeCurrentInput()
-                    continue
-                }
-                inputFailed = true
-                say("jsonstream: error (at \(place)): \(error.message)")
-                finishReading()
-
-            case .readError(let error):
-                inputUnreadable = true
-                say("jsonstream: error: Could not read \(name): \(reason(error))")
-                closeCurrentInput()
-
-            case .end:
-                // An empty array is still one jq input, with no result (`-e` exits 4).
-                if reader.isArray == true && !inputs.unitStarted { exitRule.beginUnit() }
-                closeCurrentInput()
+            case .mark, .member, .key:
+                continue  // only a reader that follows roots or makes events (--jq) gives these
+            default:
+                handleReadProblem(event, reader: reader)
             }
+        }
+    }
+
+    /// An error or the end of the current input: reported and dealt with as
+    /// "jsonstream behaviour by input kind" says (see `readAll`).
+    func handleReadProblem(_ event: _ValueReader.Event, reader: _ValueReader) {
+        let skips = options.errorPolicy == .skip
+        let name = inputs.name
+        switch event {
+        case .elementError(let error, let isLimit):
+            counters.elementsIn += 1
+            let place = "\(name):\(error.line):\(error.column), element \(reader.index)"
+            if skips {
+                counters.skipped += 1
+                say("jsonstream: skipped (at \(place)): \(error.message)")
+                return
+            }
+            inputFailed = true
+            say("jsonstream: error (at \(place)): \(error.message)")
+            // A value over a limit is well-formed: the next line is sound. After
+            // a malformed line, jq stops reading.
+            if !isLimit { finishReading() }
+
+        case .syntaxError(let error):
+            counters.elementsIn += 1
+            let place = "\(name):\(error.line):\(error.column), element \(reader.index + 1)"
+            if skips {
+                counters.skipped += 1
+                say("jsonstream: skipped (at \(place)): \(error.message); the rest of \(name) cannot be read")
+                closeCurrentInput()
+                return
+            }
+            inputFailed = true
+            say("jsonstream: error (at \(place)): \(error.message)")
+            finishReading()
+
+        case .readError(let error):
+            inputUnreadable = true
+            say("jsonstream: error: Could not read \(name): \(reason(error))")
+            closeCurrentInput()
+
+        case .end:
+            // An empty array is still one jq input, with no result (`-e` exits 4).
+            if reader.isArray == true && !inputs.unitStarted { exitRule.beginUnit() }
+            closeCurrentInput()
+        case .value, .mark, .member, .key:
+            break
         }
     }
 
@@ -152,12 +167,15 @@ extension JSONStreamRun {
                     ? RawLineReader(descriptor: streams.input, ownsDescriptor: false, beforeBlockingRead: flush)
                     : try RawLineReader(contentsOfFile: file, beforeBlockingRead: flush)
             } else if file == "-" {
-                inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat, path: options.path,
-                                             limits: options.limits, projection: projection, beforeBlockingRead: flush)
+                inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat,
+                                             path: followedPath ?? options.path, followingRoots: followedPath != nil,
+                                             makingEvents: makesEvents, limits: options.limits, projection: projection, beforeBlockingRead: flush)
             } else {
-                inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat, path: options.path,
-                                                 limits: options.limits, projection: projection,
-                                                 beforeBlockingRead: flush)
+                inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat,
+                                                 path: followedPath ?? options.path,
+                                                 followingRoots: followedPath != nil, makingEvents: makesEvents,
+                                                 limits: options.limits,
+                                                 projection: projection, beforeBlockingRead: flush)
             }
         } catch {
             inputUnreadable = true
@@ -184,6 +202,8 @@ extension JSONStreamRun {
     }
 
     private var streamFormat: JSONStreamFormat {
+        // jq's command line: every top-level value is one input.
+        if options.jqMode { return .jsonLines }
         switch options.inputFormat {
         case .auto: return .auto
         case .array: return .array

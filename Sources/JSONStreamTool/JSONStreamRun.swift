@@ -62,8 +62,26 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
     case .compiled(let compiled, let arguments): (filter, programArguments) = (compiled, arguments)
     case .failed(let status): return status
     }
+    let plan = options.jqMode ? jqPlan(for: filter, options) : nil
+    if options.explain {
+        for line in explanation(of: plan, filter: filter, options) { diagnostics.print(line) }
+        return .success
+    }
     let run = JSONStreamRun(options: options, filter: filter, streams: streams, diagnostics: diagnostics)
     run.context.namedArguments = programArguments
+    if let plan, plan.strategy != .whole {
+        run.plan = plan
+        run.followedPath = plan.path
+        run.projection = plan.elementMembers.map(_Projection.init)
+    } else if options.jqMode && options.streamEvents {
+        run.projection = nil
+        if options.nullInput, let idiom = filter.streamIdiomProgram {
+            run.streamIdiom = idiom
+            run.followedPath = []
+        } else {
+            run.makesEvents = true
+        }
+    }
     return run.execute()
 }
 
@@ -231,7 +249,19 @@ final class JSONStreamRun {
     /// Set by the flush before a blocking read, which cannot throw.
     var deferredOutputError: OutputError?
     /// The members of each element the filter can see, when not all of them.
-    let projection: _Projection?
+    var projection: _Projection?
+    /// `--jq`: how each top-level value is read (nil: element-wise, or built whole).
+    var plan: JSONFilterPlan?
+    /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
+    var streamIdiom: JSONFilter?
+    /// `--stream`: the inputs are jq's events, made from the parser's tokens.
+    var makesEvents = false
+    let events = StreamEvents()
+    /// The element a streamed program read last, for its error messages.
+    var currentStreamedElement: InputElement?
+    /// `--jq` with a plan: the inputs are read following each top-level
+    /// value along this path (`_ValueReader`'s `followingRoots`).
+    var followedPath: [String]?
     /// The filter reads the stream itself (`input`, `inputs`) or asks for
     /// `input_line_number`: each element's position is needed at once.
     let readsFurtherInputs: Bool
@@ -279,6 +309,8 @@ final class JSONStreamRun {
         do {
             if options.limit == 0 {
                 // Nothing may be printed, so nothing needs to be read.
+            } else if let streamIdiom {
+                try runStreamIdiom(streamIdiom)
             } else if options.nullInput {
                 exitRule.beginUnit()
                 _ = try apply(to: .null, at: nil)
@@ -287,6 +319,8 @@ final class JSONStreamRun {
                 let whole = try slurpedInput()
                 // A syntax error leaves nothing whole to run on, as in jq.
                 if !inputFailed { _ = try apply(to: whole, at: nil) }
+            } else if let plan {
+                try readRoots(plan)
             } else {
                 try readAll()
             }
@@ -370,7 +404,13 @@ final class JSONStreamRun {
 
     private func exitStatus() -> ExitStatus {
         if inputUnreadable { return .usage }
-        if inputFailed || runtimeFailed { return .failure }
+        if inputFailed { return .failure }
+        // jq's status is its last input's: a runtime error in an earlier one does not count.
+        if options.jqMode {
+            if options.exitStatus { return exitRule.exitStatus ?? .success }
+            return exitRule.lastUnit == 5 ? .failure : .success
+        }
+        if runtimeFailed { return .failure }
         if options.exitStatus, let status = exitRule.exitStatus { return status }
         return .success
     }
@@ -393,9 +433,10 @@ final class JSONStreamRun {
     /// runtime error, which is reported here. Flow control (`Stop`, a closed
     /// output) is rethrown.
     @inline(__always)
-    func apply(to value: JSONValue, at location: @autoclosure () -> ElementLocation?) throws -> Bool {
+    func apply(to value: JSONValue, at location: @autoclosure () -> ElementLocation?,
+               using program: JSONFilter? = nil) throws -> Bool {
         do {
-            try filter.apply(to: value, context: context) { result in try self.emit(result) }
+            try (program ?? filter).apply(to: value, context: context) { result in try self.emit(result) }
             return true
         } catch let error as JSONFilterError {
             elementFailed(error.message, at: location())

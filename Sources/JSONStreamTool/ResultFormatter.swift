@@ -118,6 +118,31 @@ struct ResultFormatter {
         resultCount += 1
     }
 
+    /// Whether a value can be written a member at a time (`--jq` copying a
+    /// huge value as it reads it): plain JSON values, keys in input order.
+    func writesIncrementally(isObject: Bool) -> Bool {
+        guard case .values = kind else { return false }
+        return !(isObject && writer.style.sortsKeys)
+    }
+
+    /// The start of a top-level array or object written a member at a time.
+    mutating func beginContainer(isObject: Bool, into bytes: inout [UInt8]) {
+        if seq { bytes.append(0x1E) }
+        writer.beginContainer(isObject: isObject, into: &bytes)
+    }
+
+    /// One element (`key` nil) or member of the container begun.
+    func appendContainerMember(_ value: JSONValue, key: String?, first: Bool, into bytes: inout [UInt8]) {
+        writer.writeContainerMember(value, key: key, first: first, into: &bytes)
+    }
+
+    /// The end of the container: one result.
+    mutating func endContainer(isObject: Bool, isEmpty: Bool, into bytes: inout [UInt8]) {
+        writer.endContainer(isObject: isObject, isEmpty: isEmpty, into: &bytes)
+        if let terminator { bytes.append(terminator) }
+        resultCount += 1
+    }
+
     /// Appends what ends the output: the array's closing bracket, a table's
     /// header when no row came, or the count.
     mutating func finish(into bytes: inout [UInt8]) {

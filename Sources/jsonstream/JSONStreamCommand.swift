@@ -15,7 +15,7 @@ struct JSONStreamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "jsonstream",
         abstract: "Filter huge JSON dumps with jq syntax, one element at a time, in constant memory.",
-        usage: "jsonstream [options] [FILTER] [FILE...]",
+        usage: "jsonstream [options] [FILTER] [FILE...]\n  jsonstream --jq [jq options] FILTER [FILE...]",
         discussion: """
             Streams the elements of the root array (or of the array at --path .a.b, or the values of a \
             JSON Lines file), applies FILTER (default .) to each, and writes each result as compact \
@@ -27,8 +27,17 @@ struct JSONStreamCommand: ParsableCommand {
             through, as in jq 1.8.
 
             -s gathers every element into one array and runs FILTER once: the one mode whose memory \
-            grows with the input (a note goes to stderr past 1 GiB). --stream is not needed: \
-            jsonstream always streams.
+            grows with the input (a note goes to stderr past 1 GiB).
+
+            With --jq, the command line is jq's own: FILTER runs on each top-level input value, output \
+            is pretty unless -c, and a command from a jq script runs unchanged, with jq 1.8.2's output \
+            and exit status. Before reading, the filter is planned: where all it reads of each value is \
+            the array (or object) at a key path, element by element, that value is streamed instead \
+            of built (.items[] | F, [.[] | F], map(F), length, add, map(F) | add, reduce/foreach over \
+            .[], any/all, first, limit, .[0], .[-1], .[2:5][], min_by/max_by, isempty); . and .a.b are \
+            copied to the output as they are read. Anything else is built whole, as jq does. --explain \
+            prints the plan without reading. --stream makes jq's [path, leaf] events from the parser, \
+            and -n --stream 'fromstream(1|truncate_stream(inputs))' runs as element streaming.
 
             EXAMPLES
               The examples read beers.json, a root array (it could be gigabytes):
@@ -67,6 +76,13 @@ struct JSONStreamCommand: ParsableCommand {
                 jsonstream: skipped (at bad.jsonl:2:6, element 1): Unexpected ...
                 jsonstream: 1 of 3 elements skipped
 
+              jq's command line, unchanged, streamed (memory stays bounded on a 10 GB dump):
+                $ jsonstream --jq '.items | map(.id) | add' api.json
+                15
+                $ jsonstream --jq --explain '.items | map(.id) | add'
+                jsonstream: plan: streamed: .items, one element at a time (of each element, only id is built)
+                jsonstream: plan: when .items is not an array or object, the value there ...
+
               Throughput and peak memory with --stats (on stderr):
                 $ jsonstream --stats --count . beers.json
                 3
@@ -90,12 +106,15 @@ struct JSONStreamCommand: ParsableCommand {
             -L (jq's default search path otherwise). Compile errors are reported before any input is \
             read, with their column (exit 3). halt_error exits with its own status.
 
-            Different on purpose: FILTER runs on each element of the stream (see above), and numbers \
+            Different on purpose: without --jq, FILTER runs on each element of the stream (see above), and numbers \
             keep the literal text they were read with. input and inputs read the following elements \
             of the stream (with -n, all of them: jsonstream -n 'reduce inputs as $r (0; . + 1)' \
             counts the elements in constant memory); input_line_number is the line the element \
             starts on. The input is strict JSON (RFC 8259): the NaN and Infinity that jq's reader \
-            takes are syntax errors there (fromjson takes them, as in jq).
+            takes are syntax errors there (fromjson takes them, as in jq). With --jq: results computed \
+            before a syntax error later in the same value are already printed (jq prints none); a value \
+            being copied stops where the error is; an object with a repeated key streams each member \
+            (jq keeps the last); --seq changes the output only; --stream-errors is --stream.
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip
@@ -122,9 +141,6 @@ struct JSONStreamCommand: ParsableCommand {
     @OptionGroup(title: "Exit status and reports")
     var reports: ReportOptions
 
-    @OptionGroup(visibility: .hidden)
-    var refused: RefusedOptions
-
     @Argument(help: ArgumentHelp(
         "The filter (default .), then the input files (stdin when none, or -). With -f, all are input files.",
         valueName: "filter-and-files"))
@@ -137,6 +153,8 @@ struct JSONStreamCommand: ParsableCommand {
         try input.apply(to: &options)
         try output.apply(to: &options)
         reports.apply(to: &options)
+        // jq's default layout: pretty unless -c (or --indent/--tab chose one).
+        if options.jqMode && !output.compact && options.layout == .lines { options.layout = .pretty }
         if let file = filter.filterFile {
             options.filter = .file(file)
             options.files = arguments

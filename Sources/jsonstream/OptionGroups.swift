@@ -21,6 +21,14 @@ struct Pair: ExpressibleByArgument {
 private func pairName(_ first: String, _ second: String) -> String { "\(first)> <\(second)" }
 
 struct FilterOptions: ParsableArguments {
+    @Flag(name: .customLong("jq"), help: ArgumentHelp(
+        "jq's own command line: the filter runs on each top-level input value, as in jq, with jq's pretty output; the input is streamed where the filter allows (see --explain)."))
+    var jq = false
+
+    @Flag(help: ArgumentHelp(
+        "With --jq: print on stderr how the filter will read each input value (streamed, copied or built whole) and exit without reading."))
+    var explain = false
+
     @Option(name: [.customShort("f"), .customLong("from-file")], help: ArgumentHelp(
         "Read the filter from a file; every positional argument is then an input file.", valueName: "file"))
     var filterFile: String?
@@ -72,6 +80,8 @@ struct FilterOptions: ParsableArguments {
         }
         options.libraryPaths = libraryPaths
         options.nullInput = nullInput
+        options.jqMode = jq
+        options.explain = explain
     }
 }
 
@@ -96,6 +106,14 @@ struct InputOptions: ParsableArguments {
     @Flag(name: [.customShort("R"), .customLong("raw-input")], help: ArgumentHelp(
         "Each line of the input is a string element, not JSON."))
     var rawInput = false
+
+    @Flag(help: ArgumentHelp(
+        "With --jq: the inputs are jq's [path, leaf] events, made as the input is parsed; fromstream(1|truncate_stream(inputs)) with -n streams the elements at full speed."))
+    var stream = false
+
+    @Flag(name: .customLong("stream-errors"), help: ArgumentHelp(
+        "With --jq: as --stream, and a syntax error becomes an event ([message, path]) instead of ending the run."))
+    var streamErrors = false
 
     @Option(help: ArgumentHelp("Stop reading as soon as this many results are out.", valueName: "n"))
     var limit: Int?
@@ -137,6 +155,8 @@ struct InputOptions: ParsableArguments {
         options.inputFormat = input
         options.slurp = slurp
         options.rawInput = rawInput
+        options.streamEvents = stream || streamErrors
+        options.streamErrors = streamErrors
         options.limit = limit
         options.errorPolicy = onError
     }
@@ -269,22 +289,5 @@ struct ReportOptions: ParsableArguments {
         options.exitStatus = exitStatus
         options.progress = progress
         options.stats = stats
-    }
-}
-
-/// jq options that have no use on a stream: accepted by the parser only to
-/// refuse them with a reason and an alternative.
-struct RefusedOptions: ParsableArguments {
-    @Flag(name: .customLong("stream"), help: .hidden)
-    var stream = false
-
-    func validate() throws {
-        if stream {
-            throw ValidationError("""
-                --stream is not needed: jsonstream always streams, one element of the root array (or of \
-                --path .a.b, or one JSON Lines value) at a time, in constant memory. Drop --stream and \
-                write the filter for one element, as after jq's '.[] |'.
-                """)
-        }
     }
 }

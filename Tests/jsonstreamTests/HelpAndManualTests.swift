@@ -109,7 +109,7 @@ import Testing
         #expect(beers.contains(#"{"id":1,"name":"Oak""#))
         // filter a huge array, -r, --count, --path, JSON Lines, --on-error skip, --stats
         #expect(examples.count >= 7)
-        for needle in [" -r ", "--count", "--path", ".jsonl", "--on-error skip", "--stats"] {
+        for needle in [" -r ", "--count", "--path", ".jsonl", "--on-error skip", "--stats", "--jq ", "--explain"] {
             #expect(examples.contains { $0.command.contains(needle) }, "no example with \(needle)")
         }
 

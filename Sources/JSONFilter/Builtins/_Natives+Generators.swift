@@ -35,6 +35,14 @@ extension _Natives {
                 guard let next = try frame.context.nextValue() else { throw JSONFilterError(message: "break") }
                 try emit(next, _Node.computed(path))
             }
+        case "_streamed_elements/0":
+            // The planner's stand-in for `.[]` of the value streamed (JSONFilterPlan).
+            return _NativeNode { _, path, frame, emit in
+                guard let next = frame.context.nextStreamedElement else { return }
+                while let element = try next() {
+                    try emit(element, _Node.computed(path))
+                }
+            }
         case "inputs/0":
             return _NativeNode { _, path, frame, emit in
                 while let next = try frame.context.nextValue() {

@@ -48,7 +48,7 @@ enum _Natives {
         "empty/0", "error/0", "path/1", "select/1", "recurse/0", "recurse/1", "recurse/2", "first/1", "last/1",
         "limit/2", "range/1", "range/2", "range/3", "repeat/1", "isempty/1", "map/1", "getpath/1", "add/1",
         "input/0", "inputs/0", "debug/0", "stderr/0", "input_filename/0", "input_line_number/0", "env/0", "halt/0",
-        "halt_error/1", "tostream/0",
+        "halt_error/1", "tostream/0", "_streamed_elements/0",
     ]
     static func number(_ value: Double) -> JSONValue { .number(JSONNumber(value)) }
 
@@ -69,7 +69,7 @@ enum _Natives {
         "add/0": { input in
             if case .object(let object) = input { return try _Natives.sum(object.values) }
             guard case .array(let array) = input else {
-                if case .null = input { return .null }
+                // jq 1.8.2's `def add: reduce .[] as $x (null; . + $x)`: null too.
                 throw JSONFilterError(message: "Cannot iterate over \(_describe(input))")
             }
             return try _Natives.sum(array)

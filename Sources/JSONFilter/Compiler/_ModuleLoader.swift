@@ -91,6 +91,13 @@ extension _ModuleLoader {
         return _Import(path: "", alias: nil, metadata: .object(metadata), column: 0)
     }
 
+    /// Whether `~/.jq` is a file (which the command line includes).
+    static var homeLibraryExists: Bool {
+        guard let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty else { return false }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: home + "/.jq", isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
     /// `modulemeta`: a module's own metadata, then `deps` (each import's
     /// metadata with `as`, `is_data` and `relpath`) and `defs` (`name/arity`).
     func metadata(of input: JSONValue) throws -> JSONValue {

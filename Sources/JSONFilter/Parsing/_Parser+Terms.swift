@@ -8,12 +8,16 @@ extension _Parser {
         let outer = nesting
         defer { nesting = outer }
         var term = try self.term()
+        // Whether `term` ends in a step of its own (`.a`, `[e]`, `[]`, `[a:b]`)
+        // rather than a term in parentheses.
+        var endsInStep = false
         while true {
             switch peek.kind {
             case .field(let name):
                 _ = advance()
                 try deeper()
                 term = .index(term, .literal(.string(name)))
+                endsInStep = true
             case .symbol(".") where isStringOrBracket(peek(1)):
                 _ = advance()
                 try deeper()
@@ -22,16 +26,44 @@ extension _Parser {
                 } else {
                     term = try bracketSuffix(term)
                 }
+                endsInStep = true
             case .symbol("["):
                 try deeper()
                 term = try bracketSuffix(term)
+                endsInStep = true
             case .symbol("?"):
                 _ = advance()
                 try deeper()
-                term = .optional(term)
+                term = endsInStep ? Self.optionalStep(term) : .optional(term)
+                endsInStep = false
             default:
                 return term
             }
+        }
+    }
+
+    /// `t.a?`, `t[]?`, `t[e]?`, `t[a:b]?`: in jq only the last step is
+    /// optional; an error in `t` itself still stops the program. With a key
+    /// that is not a constant (it reads the input, not `t`'s output) the
+    /// whole term is wrapped, which differs only when `t` fails.
+    private static func optionalStep(_ term: _Filter) -> _Filter {
+        func isConstant(_ filter: _Filter?) -> Bool {
+            guard let filter else { return true }
+            if case .literal = filter { return true }
+            return false
+        }
+        switch term {
+        case .index(let target, let key) where isConstant(key):
+            if case .identity = target { return .optional(term) }
+            return .pipe(target, .optional(.index(.identity, key)))
+        case .iterate(let target):
+            if case .identity = target { return .optional(term) }
+            return .pipe(target, .optional(.iterate(.identity)))
+        case .slice(let target, let from, let to) where isConstant(from) && isConstant(to):
+            if case .identity = target { return .optional(term) }
+            return .pipe(target, .optional(.slice(.identity, from, to)))
+        default:
+            return .optional(term)
         }
     }
 

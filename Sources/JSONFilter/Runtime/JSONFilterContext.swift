@@ -23,6 +23,9 @@ public final class JSONFilterContext: @unchecked Sendable {
     /// The next value of the input stream, or nil at its end. `input` fails
     /// with jq's message, "break", when this is nil or returns nil.
     public var nextInput: (() throws -> JSONValue?)?
+    /// The elements of the value a plan streams (`JSONFilterPlan`), read
+    /// by its rewritten filter; nil at their end.
+    package var nextStreamedElement: (() throws -> JSONValue?)?
     /// What `input_filename` returns: the current file's name, or null.
     public var inputFilename: JSONValue = .null
     /// What `input_line_number` returns.

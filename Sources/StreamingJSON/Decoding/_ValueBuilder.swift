@@ -96,6 +96,12 @@ struct _ValueBuilder {
         return false
     }
 
+    /// The key of the member whose key token is `tokens[index]`.
+    func key(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> String {
+        let token = tokens[index]
+        return keys.string(UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length))
+    }
+
     @inline(__always)
     private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)

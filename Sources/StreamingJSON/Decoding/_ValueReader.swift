@@ -39,6 +39,14 @@ package final class _ValueReader {
         case readError(any Error)
         /// No more elements.
         case end
+        /// Following roots (`followingRoots`): what the next elements are.
+        case mark(_RootMark)
+        /// Following roots, inside a target object: one of its members.
+        case member(String, JSONValue)
+        /// Making events (`makingEvents`): an object's key. A scalar comes as
+        /// `.value`, a container's start as `.mark(.array)` or `.mark(.object)`,
+        /// its end as `.mark(.end)`.
+        case key(String)
     }
 
     /// The input's size in bytes, when known in advance (a regular file).
@@ -58,6 +66,11 @@ package final class _ValueReader {
     /// Absolute tape index of the last element returned as a value.
     private var elementStart: Int?
     private var finished = false
+    /// When false, elements and members are parsed and counted but not
+    /// built: `.value(.null)`, `.member("", .null)` stand for them.
+    package var buildsValues = true
+    /// Following roots: between the marks of a target object.
+    private var inTargetObject = false
 
     /// Reads the file at `path`. `beforeBlockingRead` is as for a descriptor:
     /// the path may name a pipe (`<(command)`).
@@ -65,10 +78,13 @@ package final class _ValueReader {
     /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
     ///   `EACCES` …), `EISDIR` for a directory.
     package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
+                             followingRoots: Bool = false, makingEvents: Bool = false,
                              limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
                              beforeBlockingRead: (() -> Void)? = nil) throws {
         let source = try _ReaderSource(path: path, beforeBlockingRead: beforeBlockingRead)
-        self.init(source: source, format: format, path: keyPath, limits: limits, projection: projection)
+        let mode: _StreamMode? = makingEvents ? .events : followingRoots ? .roots : format.streamMode(path: keyPath)
+        self.init(source: source, mode: mode, path: makingEvents ? [] : keyPath,
+                  limits: limits, projection: projection)
     }
 
     /// Reads an open descriptor (stdin, a pipe), which the reader does not close.
@@ -77,13 +93,16 @@ package final class _ValueReader {
     /// (never for a regular file): the moment to flush buffered output, so
     /// that what was computed so far is not held back while waiting.
     package convenience init(descriptor: Int32, format: JSONStreamFormat, path keyPath: [String],
+                             followingRoots: Bool = false, makingEvents: Bool = false,
                              limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
                              beforeBlockingRead: (() -> Void)? = nil) {
         let source = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
-        self.init(source: source, format: format, path: keyPath, limits: limits, projection: projection)
+        let mode: _StreamMode? = makingEvents ? .events : followingRoots ? .roots : format.streamMode(path: keyPath)
+        self.init(source: source, mode: mode, path: makingEvents ? [] : keyPath,
+                  limits: limits, projection: projection)
     }
 
-    private init(source: _ReaderSource, format: JSONStreamFormat, path: [String], limits: _ParserLimits,
+    private init(source: _ReaderSource, mode: _StreamMode?, path: [String], limits: _ParserLimits,
                  projection: _Projection?) {
         var options = _DecodingOptions()
         options.limits = limits
@@ -93,7 +112,7 @@ package final class _ValueReader {
         // never copied or built.
         options.limits.recordedMembers = projection
         size = source.size.map(UInt64.init)
-        stream = options.makeStream(source: source, size: source.size, mode: format.streamMode(path: path), path: path)
+        stream = options.makeStream(source: source, size: source.size, mode: mode, path: path)
         stream.keepsPreviousElement = false  // an element is done with when the next is asked for
         decoder = _TapeDecoder(stream: stream, options: options)
     }
@@ -105,7 +124,7 @@ package final class _ValueReader {
     /// first byte); nil before the first `next()`.
     package var isArray: Bool? {
         guard let mode = stream.mode else { return nil }
-        return mode != .lines
+        return mode != .lines && mode != .roots && mode != .events
     }
 
     /// The next element, error or the end. After `.syntaxError`, `.readError`
@@ -123,11 +142,17 @@ package final class _ValueReader {
                 index += 1
                 ordinal += 1
                 guard let local = stream.local(start) else { return .end }
+                if stream.mode == .events { return event(at: local) }
+                if stream.mode == .roots, let event = rootsEvent(at: local) {
+                    if case .mark = event { index -= 1 } else { elementStart = start }
+                    return event
+                }
                 if stream.tokens[local].kind == _Kind.oversized {
                     let error = syntaxError(in: decoder.oversized(at: start, path: .root))
                     return .elementError(error, isLimit: true)
                 }
                 elementStart = start
+                guard buildsValues else { return .value(.null) }
                 return .value(builder.value(at: local, tokens: stream.tokens, arena: stream.arena))
             }
         } catch {
@@ -143,6 +168,44 @@ package final class _ValueReader {
             }
             return .readError(error)
         }
+    }
+
+    /// Making events: what the one token of the element at `local` is.
+    private func event(at local: Int) -> Event {
+        let tokens = stream.tokens
+        let token = tokens[local]
+        switch token.kind {
+        case _Kind.mark: return .mark(.end)
+        case _Kind.array: return .mark(.array)
+        case _Kind.object: return .mark(.object)
+        case _Kind.key: return .key(builder.key(at: local, tokens: tokens, arena: stream.arena))
+        default: return .value(builder.value(at: local, tokens: tokens, arena: stream.arena))
+        }
+    }
+
+    /// Following roots: a mark, or a member of a target object (nil for
+    /// anything else, which is read as any element is).
+    private func rootsEvent(at local: Int) -> Event? {
+        let token = stream.tokens[local]
+        if token.kind == _Kind.mark {
+            let mark = _RootMark(code: Int32(token.a), keysFollowed: Int(token.b))
+            switch mark {
+            case .object: inTargetObject = true; index = -1
+            case .array: index = -1
+            case .end: inTargetObject = false
+            default: break
+            }
+            return .mark(mark)
+        }
+        guard inTargetObject else { return nil }
+        let tokens = stream.tokens
+        if tokens[local + 1].kind == _Kind.oversized {
+            return .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
+                                 isLimit: true)
+        }
+        guard buildsValues else { return .member("", .null) }
+        return .member(builder.key(at: local, tokens: tokens, arena: stream.arena),
+                       builder.value(at: local + 1, tokens: tokens, arena: stream.arena))
     }
 
     /// Where the element last returned as a value starts: line, column and byte offset.
@@ -226,6 +289,32 @@ final class _ReaderSource: _ByteSource {
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+    }
+}
+
+/// What a mark says when a reader follows roots (`SJ_MARK_*` in `CYajl/tape.h`).
+package enum _RootMark: Equatable, Sendable {
+    /// The target is an array: its elements follow, then `.end`.
+    case array
+    /// The target is an object: its members follow, then `.end`.
+    case object
+    /// The target's elements or members have all been read.
+    case end
+    /// The next element is the value found after `keysFollowed` keys of the
+    /// path: the target itself when that is all of them (not an array or
+    /// object), else a value that is not an object, where the path stops.
+    case whole(keysFollowed: Int)
+    /// The object found after `keysFollowed` keys has no member for the next key.
+    case missing(keysFollowed: Int)
+
+    init(code: Int32, keysFollowed: Int) {
+        switch code {
+        case Int32(SJ_MARK_ARRAY): self = .array
+        case Int32(SJ_MARK_OBJECT): self = .object
+        case Int32(SJ_MARK_END): self = .end
+        case Int32(SJ_MARK_WHOLE): self = .whole(keysFollowed: keysFollowed)
+        default: self = .missing(keysFollowed: keysFollowed)
         }
     }
 }

@@ -478,8 +478,8 @@ final class _ElementStream {
         case .ok:
             break
         case .invalid(let message, _, _) where message.contains("premature EOF"):
-            if !sawContent || (mode == .lines && !handleSawContent) {
-                if mode == .lines { break }
+            if !sawContent || ((mode == .lines || mode == .roots || mode == .events) && !handleSawContent) {
+                if mode == .lines || mode == .roots || mode == .events { break }
                 throw decodingError(JSONSyntaxError(message: "No JSON value (the input is empty)",
                                                     position: position(of: inputOffset)))
             }

@@ -11,6 +11,11 @@ enum _StreamMode: Int32 {
     case lines = 2
     /// The members of the object at the path.
     case members = 3
+    /// Every top-level value followed along the path (`SJ_MODE_ROOTS`):
+    /// the target's elements or members between marks, or a value whole.
+    case roots = 4
+    /// Every token an element of its own (`SJ_MODE_EVENTS`), for jq's `--stream`.
+    case events = 5
 }
 
 /// Limits a parse enforces while yajl runs (yajl itself has none). The
@@ -81,7 +86,7 @@ final class _TapeParser {
         state.pointee.yajl = handle
         // UTF-8 validation stays on (the flag named `dont_validate` turns it off).
         _ = cyajl_config(handle, yajl_allow_comments, limits.allowsComments ? 1 : 0)
-        if mode == .lines {
+        if mode == .lines || mode == .roots || mode == .events {
             _ = cyajl_config(handle, yajl_allow_multiple_values, 1)
         }
     }

@@ -27,4 +27,5 @@ enum _Kind {
     static let array = UInt8(SJ_ARRAY)
     static let object = UInt8(SJ_OBJECT)
     static let oversized = UInt8(SJ_OVERSIZED)
+    static let mark = UInt8(SJ_MARK)
 }

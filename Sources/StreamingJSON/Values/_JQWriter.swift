@@ -170,18 +170,54 @@ package struct _JQWriter {
         for position in 0..<keys.count {
             let member = style.sortsKeys ? sorted[position] : position
             separator(first: position == 0, color: color, level: level, into: &bytes)
-            if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
-            writeString(keys[member], into: &bytes)
-            if style.colors {
-                bytes.append(contentsOf: Self.reset)
-                bytes.append(contentsOf: color)
-            }
-            bytes.append(UInt8(ascii: ":"))
-            if style.colors { bytes.append(contentsOf: Self.reset) }
-            if style.isPretty { bytes.append(UInt8(ascii: " ")) }
+            writeKey(keys[member], color: color, into: &bytes)
             write(values[member], level: level + 1, into: &bytes)
         }
         close(color, UInt8(ascii: "}"), level: level, into: &bytes)
+    }
+
+    /// A member's key and colon, as jq writes them.
+    private func writeKey(_ key: String, color: [UInt8], into bytes: inout [UInt8]) {
+        if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
+        writeString(key, into: &bytes)
+        if style.colors {
+            bytes.append(contentsOf: Self.reset)
+            bytes.append(contentsOf: color)
+        }
+        bytes.append(UInt8(ascii: ":"))
+        if style.colors { bytes.append(contentsOf: Self.reset) }
+        if style.isPretty { bytes.append(UInt8(ascii: " ")) }
+    }
+
+    // MARK: A container a member at a time
+
+    // `jsonstream --jq .` writes a huge array or object as it reads it:
+    // the same bytes as `write` would for the whole value, in three steps.
+
+    /// The opening bracket of a top-level array or object.
+    package func beginContainer(isObject: Bool, into bytes: inout [UInt8]) {
+        if style.colors { bytes.append(contentsOf: style.palette.sequences[isObject ? 6 : 5]) }
+        bytes.append(UInt8(ascii: isObject ? "{" : "["))
+    }
+
+    /// One element (`key` nil) or member of the container begun.
+    package func writeContainerMember(_ value: JSONValue, key: String?, first: Bool, into bytes: inout [UInt8]) {
+        let color = style.colors ? style.palette.sequences[key == nil ? 5 : 6] : []
+        separator(first: first, color: color, level: 0, into: &bytes)
+        if let key { writeKey(key, color: color, into: &bytes) }
+        write(value, level: 1, into: &bytes)
+    }
+
+    /// The closing bracket; `isEmpty`: no member was written.
+    package func endContainer(isObject: Bool, isEmpty: Bool, into bytes: inout [UInt8]) {
+        let color = style.colors ? style.palette.sequences[isObject ? 6 : 5] : []
+        let closing = UInt8(ascii: isObject ? "}" : "]")
+        guard !isEmpty else {
+            bytes.append(closing)
+            if style.colors { bytes.append(contentsOf: Self.reset) }
+            return
+        }
+        close(color, closing, level: 0, into: &bytes)
     }
 
     /// A container's colour and opening bracket; an empty one is written

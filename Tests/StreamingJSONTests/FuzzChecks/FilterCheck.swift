@@ -147,6 +147,8 @@ public enum FilterCheck {
                 throw FuzzViolation("reading with a projection failed: \(error)")
             case .readError(let error):
                 throw FuzzViolation("reading with a projection failed: \(error)")
+            case .mark, .member, .key:
+                throw FuzzViolation("a reader that does not follow roots gave a mark or member")
             }
         }
     }

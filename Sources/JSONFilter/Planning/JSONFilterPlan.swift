@@ -1,0 +1,239 @@
+import StreamingJSON
+
+/// How a filter can run over each input value without building it: what
+/// `jsonstream --jq` decides before it reads any input, and what its
+/// `--explain` prints.
+///
+/// ```swift
+/// let plan = try JSONFilter(".items | map(.price) | add").plan
+/// plan.strategy   // .streamed
+/// plan.path       // ["items"]
+/// ```
+///
+/// A filter streams when all it reads of its input is one array or object
+/// at a key path, element by element (`.items[] | f`, `map(f)`, `length`,
+/// `add`, `reduce .[] as $x (…)`, `first(.[])`, `min_by(f)` …). One that
+/// prints a value unchanged (`.`, `.items`) has it copied as it is read.
+/// Anything else is evaluated on the whole value, as jq does.
+public struct JSONFilterPlan: Sendable, CustomStringConvertible {
+    /// What happens to each input value.
+    public enum Strategy: Sendable, Equatable {
+        /// The array (or object) at `path` is read one element (or member
+        /// value) at a time; the filter never holds more than one.
+        case streamed
+        /// The value at `path` is written out as it is read, never built.
+        case copied
+        /// Each input value is built whole before the filter runs, as in jq.
+        case whole
+    }
+
+    /// What happens to each input value.
+    public let strategy: Strategy
+    /// The keys from each input value to the part streamed or copied.
+    public let path: [String]
+    /// Why the value is built whole (`.whole` only).
+    public let reason: String?
+    /// Of each streamed element that is an object, the members the filter
+    /// can observe (nil: all of them, or not streamed).
+    public let elementMembers: Set<String>?
+    /// Whether an object at `path` streams its member values; if not, an
+    /// object there is built whole (`length`, `first`, `.[2:5]` need an array).
+    public let streamsObjects: Bool
+
+    /// The rewritten filter that reads the elements (`.streamed` only).
+    package let elementProgram: JSONFilter?
+    /// Whether the elements are used at all (`length` only counts them).
+    package let buildsElements: Bool
+
+    /// The plan, in a line: what `jsonstream --jq --explain` prints.
+    public var description: String {
+        let target = path.isEmpty ? "each input value" : Self.describe(path)
+        switch strategy {
+        case .whole:
+            return "built whole: each input value is built before the filter runs, as in jq"
+                + (reason.map { " (\($0))" } ?? "")
+        case .copied:
+            return "copied: \(target) is written out as it is read, never built"
+        case .streamed:
+            var text = "streamed: \(target), one element at a time"
+            if !streamsObjects { text += " (an array; an object there is built whole)" }
+            if !buildsElements {
+                text += " (counted, never built)"
+            } else if let members = elementMembers {
+                text += members.isEmpty ? " (nothing of an element is built)"
+                    : " (of each element, only \(members.sorted().joined(separator: ", ")) \(members.count == 1 ? "is" : "are") built)"
+            }
+            return text
+        }
+    }
+
+    /// What happens when the value at the path is not what the plan needs.
+    public var fallback: String? {
+        guard strategy != .whole else { return nil }
+        let place = path.isEmpty ? "an input value" : Self.describe(path)
+        let kinds = strategy == .copied || streamsObjects ? "an array or object" : "an array"
+        return "when \(place) is not \(kinds), the value there is built and the filter runs on it as jq's would"
+    }
+
+    static func describe(_ path: [String]) -> String {
+        path.isEmpty ? "." : path.map { key in
+            key.allSatisfy { $0.isLetter || $0 == "_" || $0.isNumber } && !(key.first?.isNumber ?? true)
+                ? ".\(key)" : ".\(_jqText(.string(key)))"
+        }.joined()
+    }
+
+    init(whole reason: String) {
+        strategy = .whole
+        path = []
+        self.reason = reason
+        elementMembers = nil
+        streamsObjects = false
+        elementProgram = nil
+        buildsElements = true
+    }
+
+    init(copying path: [String]) {
+        strategy = .copied
+        self.path = path
+        reason = nil
+        elementMembers = nil
+        streamsObjects = true
+        elementProgram = nil
+        buildsElements = true
+    }
+
+    init(streaming shape: _StreamShape, program: JSONFilter, members: Set<String>?) {
+        strategy = .streamed
+        path = shape.path
+        reason = nil
+        elementMembers = shape.buildsElements ? members : nil
+        streamsObjects = shape.acceptsObjects
+        elementProgram = program
+        buildsElements = shape.buildsElements
+    }
+
+    /// An input that holds `value` at the first `keys` keys of the path and
+    /// nothing else; with `value` nil, one whose object there lacks the next
+    /// key. The filter cannot tell it from the real input, which it reads
+    /// only along the path.
+    package func skeleton(holding value: JSONValue?, afterKeys keys: Int) -> JSONValue {
+        var result = value ?? .object(JSONObject())
+        for key in path[..<keys].reversed() { result = .object(JSONObject([(key, result)])) }
+        return result
+    }
+}
+
+extension JSONFilter {
+    /// How the filter runs over each input value without building it, when
+    /// it can: see `JSONFilterPlan`.
+    public var plan: JSONFilterPlan {
+        if readsTheInputStream {
+            return JSONFilterPlan(whole: "the filter reads the input stream: input, inputs or input_line_number")
+        }
+        for module in origin.parsed.imports {
+            // ~/.jq is included by jsonstream's command line when it is a file.
+            let absentHomeLibrary = module.path.isEmpty && module.alias == nil && !_ModuleLoader.homeLibraryExists
+            guard absentHomeLibrary else {
+                return JSONFilterPlan(whole: "the filter imports modules (or ~/.jq), which are not analysed")
+            }
+        }
+        var definitions: [_FunctionDefinition] = []
+        var body = origin.parsed.filter
+        while case .define(let definition, let rest) = body {
+            definitions.append(definition)
+            body = rest
+        }
+        if let path = Self.keyPath(body) { return JSONFilterPlan(copying: path) }
+        let planner = _Planner(defining: Self.definedNames(origin.parsed.filter))
+        guard let shape = planner.stream(body) else {
+            return JSONFilterPlan(whole: "no part of it reads the input one element at a time")
+        }
+        var rewritten = origin.parsed
+        rewritten.filter = shape.filter
+        for definition in definitions.reversed() { rewritten.filter = .define(definition, rest: rewritten.filter) }
+        guard let program = try? JSONFilter(parsed: rewritten, origin: origin) else {
+            return JSONFilterPlan(whole: "its streamed form does not compile")
+        }
+        let members = shape.elementFilter.flatMap { filter -> Set<String>? in
+            switch _Demand.of(filter, output: .whole) {
+            case .none: return []
+            case .members(let keys): return keys
+            case .whole: return nil
+            }
+        }
+        return JSONFilterPlan(streaming: shape, program: program, members: members)
+    }
+
+    /// `.`, `.a`, `.a.b`: the keys; nil for anything else.
+    private static func keyPath(_ filter: _Filter) -> [String]? {
+        switch filter {
+        case .identity: return []
+        case .index(let target, .literal(.string(let key))): return keyPath(target).map { $0 + [key] }
+        case .pipe(let left, let right):
+            guard let first = keyPath(left), let second = keyPath(right) else { return nil }
+            return first + second
+        default: return nil
+        }
+    }
+
+    /// `name/arity` of every `def` in `filter`, at any depth.
+    static func definedNames(_ filter: _Filter) -> Set<String> {
+        var names: Set<String> = []
+        func visit(_ filter: _Filter) {
+            if case .define(let definition, let rest) = filter {
+                names.insert("\(definition.name)/\(definition.arity)")
+                visit(definition.body)
+                visit(rest)
+            } else {
+                filter.forEachChild(visit)
+            }
+        }
+        visit(filter)
+        return names
+    }
+}
+
+extension JSONFilter {
+    /// For `jq -n --stream 'fromstream(N|truncate_stream(inputs)) | f'`, the
+    /// idiom jq's manual gives for huge inputs: the same program over the
+    /// elements at depth 1 of each input value (read through
+    /// `_streamed_elements`), taking them apart to depth N as the idiom does.
+    /// nil for any other program.
+    package var streamIdiomProgram: JSONFilter? {
+        var definitions: [_FunctionDefinition] = []
+        var body = origin.parsed.filter
+        while case .define(let definition, let rest) = body {
+            definitions.append(definition)
+            body = rest
+        }
+        var rest: _Filter?
+        if case .pipe(let left, let right) = body {
+            body = left
+            rest = right
+        }
+        guard case .call("fromstream", let arguments, _) = body, arguments.count == 1,
+              case .pipe(.literal(.number(let depthNumber)), .call("truncate_stream", let inner, _)) = arguments[0],
+              inner.count == 1, case .call("inputs", let none, _) = inner[0], none.isEmpty,
+              case let depth = depthNumber.double, depth >= 1, depth <= 1000, depth.rounded() == depth else { return nil }
+        let names = Self.definedNames(origin.parsed.filter)
+        guard names.isDisjoint(with: ["fromstream/1", "truncate_stream/1", "inputs/0"]) else { return nil }
+        // What the idiom yields: the containers at depth N that are not
+        // empty (scalars and empty containers leave no closing event there).
+        let source = """
+            def __sj_at($n): if $n == 0 then select((type == "array" or type == "object") and length > 0) \
+            elif type == "array" or type == "object" then .[] | __sj_at($n - 1) else empty end;
+            _streamed_elements | __sj_at(\(Int(depth) - 1))
+            """
+        guard var parsed = try? _Parser.parseProgram(source) else { return nil }
+        if let rest { parsed.filter = Self.appending(rest, to: parsed.filter) }
+        for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
+        parsed.imports = origin.parsed.imports
+        return try? JSONFilter(parsed: parsed, origin: origin)
+    }
+
+    /// `filter | rest`, inside `filter`'s definitions.
+    private static func appending(_ rest: _Filter, to filter: _Filter) -> _Filter {
+        if case .define(let definition, let body) = filter { return .define(definition, rest: appending(rest, to: body)) }
+        return .pipe(filter, rest)
+    }
+}

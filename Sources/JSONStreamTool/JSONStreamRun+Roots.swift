@@ -1,0 +1,162 @@
+import JSONFilter
+import StreamingJSON
+
+/// `--jq` with a plan that streams or copies: each top-level value is read
+/// along the plan's path (`_ValueReader` following roots), and the value
+/// there is streamed into the plan's rewritten filter, copied to the
+/// output, or, when it is not what the plan needs, handed whole to the
+/// original filter inside a skeleton of its input (`JSONFilterPlan`).
+extension JSONStreamRun {
+    /// What reading roots yields: a mark, or one element (member) of the target.
+    enum RootItem {
+        case mark(_RootMark)
+        case element(InputElement, key: String?)
+    }
+
+    func readRoots(_ plan: JSONFilterPlan) throws {
+        while let item = try nextRootItem() {
+            guard case .mark(let mark) = item, mark != .end else { continue }
+            exitRule.beginUnit()
+            switch mark {
+            case .array, .object:
+                let isObject = mark == .object
+                if plan.strategy == .copied && formatter.writesIncrementally(isObject: isObject) {
+                    try copyTarget(isObject: isObject)
+                } else if plan.strategy == .streamed && (!isObject || plan.streamsObjects) {
+                    try streamTarget(plan)
+                } else if let (value, location) = try collectTarget(isObject: isObject) {
+                    try runWhole(plan.skeleton(holding: value, afterKeys: plan.path.count), plan, at: location)
+                }
+            case .whole(let keys):
+                guard case .element(let element, _)? = try nextRootItem() else { return }
+                try runWhole(plan.skeleton(holding: element.value, afterKeys: keys), plan, at: element.location)
+            case .missing(let keys):
+                try runWhole(plan.skeleton(holding: nil, afterKeys: keys), plan, at: nil)
+            case .end:
+                break
+            }
+            if let error = deferredOutputError { throw error }
+        }
+    }
+
+    /// The original filter on a value found whole (or in a skeleton).
+    private func runWhole(_ input: JSONValue, _ plan: JSONFilterPlan, at location: ElementLocation?) throws {
+        _ = try apply(to: input, at: location)
+    }
+
+    /// The plan's filter, reading the target's elements as they are parsed;
+    /// what it leaves unread is parsed and skipped, never built.
+    private func streamTarget(_ plan: JSONFilterPlan) throws {
+        guard let program = plan.elementProgram else { return }
+        var ended = false
+        var current: InputElement?
+        inputs.reader?.buildsValues = plan.buildsElements
+        context.nextStreamedElement = { [unowned self] in
+            guard !ended else { return nil }
+            switch try self.nextRootItem() {
+            case .element(let element, _)?:
+                current = element
+                return element.value
+            case .mark(.end)?:
+                ended = true
+                return nil
+            default:
+                // The input broke off inside the value (reported already): a
+                // result over part of it would be wrong, so there is none.
+                ended = true
+                throw TruncatedTarget()
+            }
+        }
+        defer { context.nextStreamedElement = nil }
+        do {
+            _ = try apply(to: .null, at: current?.location, using: program)
+        } catch is TruncatedTarget {
+            return
+        }
+        inputs.reader?.buildsValues = false
+        while !ended {
+            guard case .element? = try nextRootItem() else { break }
+        }
+        inputs.reader?.buildsValues = true
+    }
+
+    /// The target's elements (members) gathered into the array (object)
+    /// they form; nil when the input broke off inside it.
+    private func collectTarget(isObject: Bool) throws -> (JSONValue, ElementLocation?)? {
+        var elements: [JSONValue] = []
+        var members = JSONObject()
+        var first: ElementLocation?
+        while true {
+            switch try nextRootItem() {
+            case .element(let element, let key)?:
+                if first == nil { first = element.location }
+                if isObject { members[key ?? ""] = element.value } else { elements.append(element.value) }
+            case .mark(.end)?:
+                return (isObject ? .object(members) : .array(elements), first)
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// `.` (or `.a.b`) over a huge array or object: written out a member at
+    /// a time as it is read, the same bytes jq prints for the whole value.
+    private func copyTarget(isObject: Bool) throws {
+        formatter.beginContainer(isObject: isObject, into: &sink.buffer)
+        var first = true
+        while true {
+            switch try nextRootItem() {
+            case .element(let element, let key)?:
+                formatter.appendContainerMember(element.value, key: key, first: first, into: &sink.buffer)
+                first = false
+                if sink.buffer.count >= OutputSink.blockSize { try sink.flush() }
+                continue
+            case .mark(.end)?:
+                break
+            default:
+                // The input broke off inside the value (reported already): the
+                // output stops where it did, visibly incomplete.
+                return
+            }
+            break
+        }
+        formatter.endContainer(isObject: isObject, isEmpty: first, into: &sink.buffer)
+        counters.resultsOut += 1
+        exitRule.result(isFalseOrNull: false)
+        try sink.resultEnded()
+    }
+
+    /// The next mark or element of the inputs, read following roots; nil at
+    /// the end of the last input. Errors are reported as `nextElement` does.
+    func nextRootItem() throws -> RootItem? {
+        while true {
+            guard let reader = inputs.reader else {
+                guard !inputs.finished, !inputs.pendingFiles.isEmpty else { return nil }
+                open(inputs.pendingFiles.removeFirst())
+                continue
+            }
+            let event = reader.next()
+            if let error = deferredOutputError { throw error }
+            switch event {
+            case .mark(let mark):
+                return .mark(mark)
+            case .value(let value):
+                return .element(rootElement(value, reader), key: nil)
+            case .member(let key, let value):
+                return .element(rootElement(value, reader), key: key)
+            default:
+                handleReadProblem(event, reader: reader)
+            }
+        }
+    }
+
+    /// Thrown into the plan's filter when its elements break off.
+    private struct TruncatedTarget: Error {}
+
+    private func rootElement(_ value: JSONValue, _ reader: _ValueReader) -> InputElement {
+        counters.elementsIn += 1
+        progress?.tick(bytes: counters.bytesOfFinishedInputs + reader.bytesRead, elements: counters.elementsIn)
+        return InputElement(value: value, knownLocation: ElementLocation(file: inputs.name, index: reader.index),
+                            reader: reader, isInArray: true)
+    }
+}
