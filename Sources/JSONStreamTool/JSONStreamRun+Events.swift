@@ -105,10 +105,41 @@ extension JSONStreamRun {
         }
     }
 
+    /// `fromstream(1|truncate_stream(inputs))` alone: each element that is
+    /// a non-empty array or object, written from the tape, never built.
+    private func copyStreamIdiom() throws {
+        exitRule.beginUnit()
+        inputs.reader?.buildsValues = false
+        var scalarRoot = false
+        while let item = try nextRootItem() {
+            switch item {
+            case .element(let element, _):
+                guard !scalarRoot else {
+                    scalarRoot = false
+                    continue
+                }
+                guard let reader = element.reader, reader.lastElementIsNonEmptyContainer else { continue }
+                formatter.append(from: reader, into: &sink.buffer)
+                counters.resultsOut += 1
+                exitRule.result(isFalseOrNull: false)
+                try sink.resultEnded()
+                if let limit = options.limit, counters.resultsOut >= limit { throw Stop.limitReached }
+            case .mark(.whole):
+                scalarRoot = true
+            case .mark:
+                break
+            }
+            inputs.reader?.buildsValues = false
+        }
+    }
+
     /// `fromstream(N|truncate_stream(inputs))` with `-n --stream`: the
     /// elements at depth 1 of every input value, read as `--jq` streams an
     /// array's elements, for the rewritten program to take apart further.
     func runStreamIdiom(_ program: JSONFilter) throws {
+        if streamIdiomIsBare && formatter.copiesFromTape && formatter.writesIncrementally(isObject: false) {
+            return try copyStreamIdiom()
+        }
         context.nextStreamedElement = { [unowned self] in
             var scalarRoot = false
             while let item = try self.nextRootItem() {

@@ -103,11 +103,19 @@ extension JSONStreamRun {
     /// a time as it is read, the same bytes jq prints for the whole value.
     private func copyTarget(isObject: Bool) throws {
         formatter.beginContainer(isObject: isObject, into: &sink.buffer)
+        let fromTape = formatter.copiesFromTape
+        if fromTape { inputs.reader?.buildsValues = false }
+        defer { inputs.reader?.buildsValues = true }
         var first = true
         while true {
             switch try nextRootItem() {
-            case .element(let element, let key)?:
-                formatter.appendContainerMember(element.value, key: key, first: first, into: &sink.buffer)
+            case .element(let element, var key)?:
+                if fromTape, let reader = element.reader {
+                    if key != nil { key = reader.lastMemberKey }
+                    formatter.appendContainerMember(from: reader, key: key, first: first, into: &sink.buffer)
+                } else {
+                    formatter.appendContainerMember(element.value, key: key, first: first, into: &sink.buffer)
+                }
                 first = false
                 if sink.buffer.count >= OutputSink.blockSize { try sink.flush() }
                 continue

@@ -75,8 +75,9 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
         run.projection = plan.elementMembers.map(_Projection.init)
     } else if options.jqMode && options.streamEvents {
         run.projection = nil
-        if options.nullInput, let idiom = filter.streamIdiomProgram {
-            run.streamIdiom = idiom
+        if options.nullInput, let idiom = filter.streamIdiom {
+            run.streamIdiom = idiom.program
+            run.streamIdiomIsBare = idiom.isBare && idiom.depth == 1
             run.followedPath = []
         } else {
             run.makesEvents = true
@@ -254,6 +255,8 @@ final class JSONStreamRun {
     var plan: JSONFilterPlan?
     /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
     var streamIdiom: JSONFilter?
+    /// The idiom at depth 1 with nothing after it: elements copied from the tape.
+    var streamIdiomIsBare = false
     /// `--stream`: the inputs are jq's events, made from the parser's tokens.
     var makesEvents = false
     let events = StreamEvents()

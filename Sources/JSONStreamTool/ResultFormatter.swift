@@ -136,6 +136,23 @@ struct ResultFormatter {
         writer.writeContainerMember(value, key: key, first: first, into: &bytes)
     }
 
+    /// Whether members can be written from the reader's tape, never built.
+    var copiesFromTape: Bool { writer.writesFromTape }
+
+    /// The member (or element) `reader` returned last, written from its tape.
+    func appendContainerMember(from reader: _ValueReader, key: String?, first: Bool, into bytes: inout [UInt8]) {
+        writer.writeContainerMemberStart(key: key, first: first, into: &bytes)
+        reader.writeLastElement(with: writer, level: 1, into: &bytes)
+    }
+
+    /// The value `reader` returned last, written from its tape as one result.
+    mutating func append(from reader: _ValueReader, into bytes: inout [UInt8]) {
+        if seq { bytes.append(0x1E) }
+        reader.writeLastElement(with: writer, level: 0, into: &bytes)
+        if let terminator { bytes.append(terminator) }
+        resultCount += 1
+    }
+
     /// The end of the container: one result.
     mutating func endContainer(isObject: Bool, isEmpty: Bool, into bytes: inout [UInt8]) {
         writer.endContainer(isObject: isObject, isEmpty: isEmpty, into: &bytes)

@@ -20,6 +20,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure import CommandFailed, measure, parse_fields  # noqa: E402
+import compare_jq  # noqa: E402
 
 FILTER = "select(.abv > 8) | {name, style}"
 IJSON_FILTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ijson_filter.py")
@@ -126,6 +127,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--file", required=True, help="the 200 MB records array")
     parser.add_argument("--file-1gib", default="", help="the 1 GiB records array; empty to skip")
+    parser.add_argument("--doc", required=True, help="the 200 MB records as {\"meta\": ..., \"items\": [...]}")
+    parser.add_argument("--doc-1gib", default="", help="the same at 1 GiB; empty to skip")
+    parser.add_argument("--file-50mb", required=True, help="a 50 MB records array, for jq's --stream")
     parser.add_argument("--bench", required=True)
     parser.add_argument("--jsonstream", required=True)
     parser.add_argument("--jq", default="", help="jq 1.8.2, the reference of the filter table; empty if there is none")
@@ -206,6 +210,7 @@ def build_rows(args, scratch):
             Row("1gib", "ijson-1g", "Python ijson yajl2_c items() + F", (ijson or ["ijson"]) + [big],
                 output=out("ijson-1g.out"), size=big_size),
         ]
+    rows += compare_jq.rows(Row, args, scratch)
     if not args.ijson_python:
         for row in rows:
             if row.key.startswith("ijson"):
@@ -343,6 +348,8 @@ def check_outputs(args, by_key, problems):
 
     compare_files(["jaq", "gojq", "jq16", "jsonstream", "ijson"], "jq")
     compare_files(["ijson-1g"], "jsonstream-1g")
+    for ours, reference in compare_jq.output_pairs():
+        compare_files([ours], reference)
 
 
 def sections(args):
@@ -360,7 +367,7 @@ def sections(args):
         ("filter", "Filter, %s: F = `%s` (wall time; outputs compared with cmp)" % (size, FILTER), "jq", "verify"),
         ("1gib", "Streaming only, %s records array (wall time; Foundation, jq, jaq and gojq would need 5-30x the "
                  "file in memory)" % big, None, "verify-1g"),
-    ]
+    ] + compare_jq.sections(args)
 
 
 def tables(args, rows, by_key):
@@ -371,7 +378,10 @@ def tables(args, rows, by_key):
             continue
         reference = by_key.get(reference_key) if reference_key else None
         ceiling = by_key.get(ceiling_key) if ceiling_key else None
-        times = "x jq 1.8.2" if section == "filter" else "x Foundation"
+        times = "x jq 1.8.2" if section == "filter" or section.startswith("jq-") else "x Foundation"
+        if section.startswith("jq-"):
+            # Each jsonstream row against the jq row just before it.
+            reference = None
         lines += ["### " + title, ""]
         lines.append("| contender | seconds | MB/s | %% of json_verify | %s | peak MiB | check |" % times)
         lines.append("|---|---:|---:|---:|---:|---:|---|")
@@ -381,7 +391,11 @@ def tables(args, rows, by_key):
                 lines.append("| %s | FAILED | | | | | %s |" % (name, (row.failed or "no run").replace("|", "\\|")))
                 continue
             percent = "%.0f%%" % (100 * row.mbps / ceiling.mbps) if ceiling is not None and ceiling.ok else "-"
-            factor = "%.1fx" % (reference.median / row.median) if reference is not None and reference.ok else "-"
+            pair = by_key.get("jq-" + row.key[3:]) if section.startswith("jq-") and row.key.startswith("js-") else None
+            if pair is not None and pair.ok:
+                factor = "%.1fx" % (pair.median / row.median)
+            else:
+                factor = "%.1fx" % (reference.median / row.median) if reference is not None and reference.ok else "-"
             lines.append("| %s | %.2f | %.1f | %s | %s | %.1f | %s |" % (
                 name, row.median, row.mbps, percent, factor, row.peak, row.check))
         lines.append("")
@@ -462,6 +476,7 @@ def targets(args, by_key):
                  ", ".join("%s %.1f MiB" % item for item in peaks.items()))
         else:
             missing(label, *ours)
+    compare_jq.targets(by_key, line, have, missing, args)
     return lines
 
 

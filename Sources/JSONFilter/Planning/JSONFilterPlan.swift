@@ -106,7 +106,8 @@ public struct JSONFilterPlan: Sendable, CustomStringConvertible {
         strategy = .streamed
         path = shape.path
         reason = nil
-        elementMembers = shape.buildsElements ? members : nil
+        // Elements only counted: an object element is recorded with no member.
+        elementMembers = shape.buildsElements ? members : []
         streamsObjects = shape.acceptsObjects
         elementProgram = program
         buildsElements = shape.buildsElements
@@ -199,7 +200,11 @@ extension JSONFilter {
     /// elements at depth 1 of each input value (read through
     /// `_streamed_elements`), taking them apart to depth N as the idiom does.
     /// nil for any other program.
-    package var streamIdiomProgram: JSONFilter? {
+    package var streamIdiomProgram: JSONFilter? { streamIdiom?.program }
+
+    /// The idiom's rewritten program (see `streamIdiomProgram`), its depth N,
+    /// and whether nothing follows it (`fromstream(…)` alone).
+    package var streamIdiom: (program: JSONFilter, depth: Int, isBare: Bool)? {
         var definitions: [_FunctionDefinition] = []
         var body = origin.parsed.filter
         while case .define(let definition, let rest) = body {
@@ -228,7 +233,8 @@ extension JSONFilter {
         if let rest { parsed.filter = Self.appending(rest, to: parsed.filter) }
         for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
         parsed.imports = origin.parsed.imports
-        return try? JSONFilter(parsed: parsed, origin: origin)
+        guard let program = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
+        return (program, Int(depth), rest == nil)
     }
 
     /// `filter | rest`, inside `filter`'s definitions.

@@ -203,9 +203,31 @@ package final class _ValueReader {
             return .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
                                  isLimit: true)
         }
-        guard buildsValues else { return .member("", .null) }
+        guard buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
         return .member(builder.key(at: local, tokens: tokens, arena: stream.arena),
                        builder.value(at: local + 1, tokens: tokens, arena: stream.arena))
+    }
+
+    /// Writes the element (or member's value) last returned, which may not
+    /// have been built (`buildsValues`), as `writer` would write it at `level`.
+    package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
+        guard let start = elementStart, let local = stream.local(start) else { return }
+        let value = inTargetObject ? local + 1 : local
+        writer.writeTapeValue(stream.tokens, stream.arena, at: value, level: level, into: &bytes)
+    }
+
+    /// Whether the element (or member's value) last returned is an array or
+    /// object with something in it; read on the tape, whether built or not.
+    package var lastElementIsNonEmptyContainer: Bool {
+        guard let start = elementStart, let local = stream.local(start) else { return false }
+        let token = stream.tokens[inTargetObject ? local + 1 : local]
+        return (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0
+    }
+
+    /// The key of the member last returned (when it was not built).
+    package var lastMemberKey: String? {
+        guard inTargetObject, let start = elementStart, let local = stream.local(start) else { return nil }
+        return builder.key(at: local, tokens: stream.tokens, arena: stream.arena)
     }
 
     /// Where the element last returned as a value starts: line, column and byte offset.

@@ -104,7 +104,7 @@ package struct _JQWriter {
     /// jq's printer writes a placeholder past this nesting (`MAX_PRINT_DEPTH`).
     static let depthLimit = 10_000
 
-    private func write(_ value: JSONValue, level: Int, into bytes: inout [UInt8]) {
+    func write(_ value: JSONValue, level: Int, into bytes: inout [UInt8]) {
         if level > Self.depthLimit {
             // Still in the colour of the value it stands for, as jq does.
             if style.colors { bytes.append(contentsOf: style.palette.sequences[Self.colorIndex(of: value)]) }
@@ -177,7 +177,7 @@ package struct _JQWriter {
     }
 
     /// A member's key and colon, as jq writes them.
-    private func writeKey(_ key: String, color: [UInt8], into bytes: inout [UInt8]) {
+    func writeKey(_ key: String, color: [UInt8], into bytes: inout [UInt8]) {
         if style.colors { bytes.append(contentsOf: style.palette.sequences[7]) }
         writeString(key, into: &bytes)
         if style.colors {
@@ -202,10 +202,15 @@ package struct _JQWriter {
 
     /// One element (`key` nil) or member of the container begun.
     package func writeContainerMember(_ value: JSONValue, key: String?, first: Bool, into bytes: inout [UInt8]) {
+        writeContainerMemberStart(key: key, first: first, into: &bytes)
+        write(value, level: 1, into: &bytes)
+    }
+
+    /// What comes before a member's value: the separator and the key.
+    package func writeContainerMemberStart(key: String?, first: Bool, into bytes: inout [UInt8]) {
         let color = style.colors ? style.palette.sequences[key == nil ? 5 : 6] : []
         separator(first: first, color: color, level: 0, into: &bytes)
         if let key { writeKey(key, color: color, into: &bytes) }
-        write(value, level: 1, into: &bytes)
     }
 
     /// The closing bracket; `isEmpty`: no member was written.
@@ -241,7 +246,7 @@ package struct _JQWriter {
     }
 
     /// What comes before a member: `,` after the first, then the layout's line break.
-    private func separator(first: Bool, color: [UInt8], level: Int, into bytes: inout [UInt8]) {
+    func separator(first: Bool, color: [UInt8], level: Int, into bytes: inout [UInt8]) {
         if !first {
             if style.colors { bytes.append(contentsOf: color) }
             bytes.append(UInt8(ascii: ","))
@@ -269,7 +274,7 @@ package struct _JQWriter {
         if style.colors { bytes.append(contentsOf: Self.reset) }
     }
 
-    private func newline(_ level: Int, into bytes: inout [UInt8]) {
+    func newline(_ level: Int, into bytes: inout [UInt8]) {
         guard style.isPretty else { return }
         bytes.append(UInt8(ascii: "\n"))
         if style.tabs {
@@ -283,46 +288,69 @@ package struct _JQWriter {
     /// characters and DEL as `\u00xx`; with `asciiOnly`, every non-ASCII
     /// scalar as `\uxxxx` (surrogate pairs above U+FFFF).
     package func writeString(_ string: String, into bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
         var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            var i = 0
-            while i < utf8.count {
-                let byte = utf8[i]
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && (byte < 0x80 || !style.asciiOnly) {
-                    i += 1
-                    continue
+        string.withUTF8 { writeString(utf8: $0, into: &bytes) }
+    }
+
+    /// Whether any of the eight bytes is below 0x20, `"`, `\\` or DEL (bytes
+    /// of 0x80 and more may flag a false positive, checked one at a time).
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs
+        return control != 0 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+            || hasZero(word ^ (ones &* 0x7F))
+    }
+
+    /// `writeString` for text already known to be valid UTF-8 (the tape's).
+    func writeString(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        while i < utf8.count {
+            // Eight bytes at a time while none of them needs an escape.
+            if !style.asciiOnly, let base = utf8.baseAddress {
+                while i + 8 <= utf8.count {
+                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    if Self.mayNeedEscape(word) { break }
+                    i += 8
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                if byte >= 0x80 {
-                    // asciiOnly: decode the scalar and escape it.
-                    let (scalar, length) = Self.decodeScalar(utf8, at: i)
-                    if scalar > 0xFFFF {
-                        let v = scalar - 0x10000
-                        Self.appendUnicodeEscape(0xD800 + (v >> 10), into: &bytes)
-                        Self.appendUnicodeEscape(0xDC00 + (v & 0x3FF), into: &bytes)
-                    } else {
-                        Self.appendUnicodeEscape(scalar, into: &bytes)
-                    }
-                    i += length
-                } else {
-                    switch byte {
-                    case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-                    case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-                    case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-                    case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-                    case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-                    case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-                    case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-                    default: Self.appendUnicodeEscape(UInt32(byte), into: &bytes)
-                    }
-                    i += 1
-                }
-                runStart = i
+                if i >= utf8.count { break }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+            let byte = utf8[i]
+            if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && (byte < 0x80 || !style.asciiOnly) {
+                i += 1
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            if byte >= 0x80 {
+                // asciiOnly: decode the scalar and escape it.
+                let (scalar, length) = Self.decodeScalar(utf8, at: i)
+                if scalar > 0xFFFF {
+                    let v = scalar - 0x10000
+                    Self.appendUnicodeEscape(0xD800 + (v >> 10), into: &bytes)
+                    Self.appendUnicodeEscape(0xDC00 + (v & 0x3FF), into: &bytes)
+                } else {
+                    Self.appendUnicodeEscape(scalar, into: &bytes)
+                }
+                i += length
+            } else {
+                switch byte {
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+                case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default: Self.appendUnicodeEscape(UInt32(byte), into: &bytes)
+                }
+                i += 1
+            }
+            runStart = i
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         bytes.append(UInt8(ascii: "\""))
     }
 

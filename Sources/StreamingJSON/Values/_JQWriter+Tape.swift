@@ -1,0 +1,117 @@
+import CYajl
+
+// Writing a value straight from the tape, for `jsonstream --jq .`: the same
+// bytes `write(_:)` gives for the `JSONValue` the tape would build, without
+// building it. Only for plain output (no colours, keys in input order); an
+// object with a repeated key is built, so that jq's rule for it (the last
+// value, at the first key's place) applies.
+extension _JQWriter {
+    /// Whether `writeTapeValue` can write with this style.
+    package var writesFromTape: Bool { !style.colors && !style.sortsKeys }
+
+    /// Writes the value whose first token is `tokens[index]` at `level`;
+    /// returns the index after it.
+    @discardableResult
+    func writeTapeValue(_ tokens: UnsafePointer<sj_token>, _ arena: UnsafePointer<UInt8>, at index: Int,
+                        level: Int, into bytes: inout [UInt8]) -> Int {
+        let token = tokens[index]
+        switch token.kind {
+        case _Kind.null:
+            bytes.append(contentsOf: "null".utf8)
+        case _Kind.true:
+            bytes.append(contentsOf: "true".utf8)
+        case _Kind.false:
+            bytes.append(contentsOf: "false".utf8)
+        case _Kind.number:
+            let literal = UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length)
+            if Self.isPlainInteger(literal) {
+                bytes.append(contentsOf: literal)  // jq's canonical form of most numbers is their text
+            } else {
+                var text = JSONNumber.jqCanonicalLiteral(Self.text(token, arena))
+                text.withUTF8 { bytes.append(contentsOf: $0) }
+            }
+        case _Kind.string:
+            writeString(utf8: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), into: &bytes)
+        case _Kind.array:
+            guard token.count > 0, level < Self.depthLimit else { break }
+            bytes.append(UInt8(ascii: "["))
+            var cursor = index + 1
+            for position in 0..<token.count {
+                separator(first: position == 0, color: [], level: level, into: &bytes)
+                cursor = writeTapeValue(tokens, arena, at: cursor, level: level + 1, into: &bytes)
+            }
+            newline(level, into: &bytes)
+            bytes.append(UInt8(ascii: "]"))
+            return index + token.size
+        default:  // object
+            guard token.count > 0, level < Self.depthLimit, Self.hasDistinctKeys(tokens, arena, object: index) else { break }
+            bytes.append(UInt8(ascii: "{"))
+            var cursor = index + 1
+            for position in 0..<token.count {
+                separator(first: position == 0, color: [], level: level, into: &bytes)
+                let key = tokens[cursor]
+                writeString(utf8: UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length), into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                if style.isPretty { bytes.append(UInt8(ascii: " ")) }
+                cursor = writeTapeValue(tokens, arena, at: cursor + 1, level: level + 1, into: &bytes)
+            }
+            newline(level, into: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+            return index + token.size
+        }
+        if token.kind == _Kind.array || token.kind == _Kind.object {
+            // Empty, too deep, or an object with a repeated key: as built.
+            var builder = _ValueBuilder()
+            write(builder.value(at: index, tokens: tokens, arena: arena), level: level, into: &bytes)
+            return index + token.size
+        }
+        return index + 1
+    }
+
+    /// An integer literal of up to 15 digits, optionally negative, without
+    /// a leading zero: jq prints it as it is (longer ones may need `E` form).
+    private static func isPlainInteger(_ literal: UnsafeBufferPointer<UInt8>) -> Bool {
+        var digits = literal[...]
+        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.count <= 15, digits.first != UInt8(ascii: "0") || digits.count == 1 else {
+            return false
+        }
+        return digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
+        String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
+    }
+
+    /// Whether the object at `index` has no key twice: pairwise on the tape
+    /// for a few keys, a set of their bytes for many.
+    private static func hasDistinctKeys(_ tokens: UnsafePointer<sj_token>, _ arena: UnsafePointer<UInt8>,
+                                        object index: Int) -> Bool {
+        let count = tokens[index].count
+        guard count > 1 else { return true }
+        if count > 32 {
+            var seen = Set<[UInt8]>()
+            var cursor = index + 1
+            for _ in 0..<count {
+                let key = tokens[cursor]
+                guard seen.insert(Array(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length))).inserted
+                else { return false }
+                cursor += 1 + tokens[cursor + 1].size
+            }
+            return true
+        }
+        return withUnsafeTemporaryAllocation(of: sj_token.self, capacity: count) { keys in
+            var cursor = index + 1
+            for position in 0..<count {
+                let key = tokens[cursor]
+                for earlier in 0..<position where keys[earlier].length == key.length
+                    && _equalBytes(arena + keys[earlier].arenaOffset, arena + key.arenaOffset, key.length) {
+                    return false
+                }
+                keys[position] = key
+                cursor += 1 + tokens[cursor + 1].size
+            }
+            return true
+        }
+    }
+}
