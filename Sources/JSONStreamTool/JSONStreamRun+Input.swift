@@ -79,13 +79,15 @@ extension JSONStreamRun {
                 open(inputs.pendingFiles.removeFirst())
                 continue
             }
-            let event = reader.next()
+            var event = reader.next()
             if let error = deferredOutputError { throw error }
             let name = inputs.name
+            if case .member(_, let value) = event { event = .value(value) }  // --path to an object: its values
             switch event {
             case .value(let value):
                 counters.elementsIn += 1
-                let isArray = reader.isArray == true
+                // --path follows each document to its array or object, one jq input each.
+                let isArray = reader.isArray == true || followedPath != nil
                 if asUnit, !isArray || !inputs.unitStarted {
                     exitRule.beginUnit()
                     inputs.unitStarted = true
@@ -100,12 +102,48 @@ extension JSONStreamRun {
                 }
                 return element
 
-            case .mark, .member, .key:
-                continue  // only a reader that follows roots or makes events (--jq) gives these
+            case .mark(let mark):
+                if mark == .array || mark == .object { inputs.unitStarted = false }
+                pathProblem(mark, reader: reader)
+            case .member, .key:
+                continue  // a member became a value above; keys come only when making events (--jq --stream)
             default:
                 handleReadProblem(event, reader: reader)
             }
         }
+    }
+
+    /// `--path` to something other than an array or object, or to nothing:
+    /// reported as the element's error (exit 5); the next document goes on.
+    private func pathProblem(_ mark: _RootMark, reader: _ValueReader) {
+        let path = Self.describePath(options.path)
+        let message: String
+        switch mark {
+        case .whole(let keys):
+            // The value met is the next element: read (not built) for its place and kind.
+            reader.buildsValues = false
+            defer { reader.buildsValues = true }
+            guard case .value = reader.next() else { return }
+            let found = reader.lastElementKind
+            message = keys < options.path.count
+                ? "Expected an object on the way to path \(path) but found \(found)"
+                : "Expected an array or object at path \(path) but found \(found)"
+        case .missing:
+            message = "No array or object at path \(path): the key is missing"
+        default:
+            return
+        }
+        counters.elementsIn += 1
+        inputFailed = true
+        let place = reader.elementPosition().map { "\(inputs.name):\($0.line):\($0.column)" } ?? inputs.name
+        say("jsonstream: error (at \(place)): \(message)")
+    }
+
+    private static func describePath(_ path: [String]) -> String {
+        path.map { key in
+            key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
+                ? ".\(key)" : "[\(JSONValue.string(key))]"
+        }.joined()
     }
 
     /// An error or the end of the current input: reported and dealt with as

@@ -295,6 +295,8 @@ final class JSONStreamRun {
         if let split = options.split { self.split = SplitFiles(split) }
         projection = options.projectsInput ? filter.observedMembers.map(_Projection.init) : nil
         readsFurtherInputs = filter.readsTheInputStream
+        // --path follows every document to its array (or object: its member values).
+        if !options.path.isEmpty && !options.jqMode { followedPath = options.path }
         inputs = InputElements(files: options.files.isEmpty ? ["-"] : options.files)
         context.nextInput = { [unowned self] in try self.nextElement(asUnit: false)?.value }
     }
@@ -503,11 +505,14 @@ final class JSONStreamRun {
     /// the filter already runs on each element: said once, after the first
     /// runtime error, when the filter starts by iterating.
     private var elementWiseHint: String? {
-        guard case .text(let text) = options.filter, !options.nullInput, !options.slurp else { return nil }
+        guard case .text(let text) = options.filter, !options.nullInput, !options.slurp, !options.jqMode else {
+            return nil
+        }
         let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         guard trimmed.hasPrefix(".[]") else { return nil }
         return "jsonstream: hint: the filter already runs on each element of the stream, as jq's '.[] | F'; "
-            + "drop the leading '.[]' (jsonstream '\(Self.withoutLeadingIteration(trimmed))')"
+            + "drop the leading '.[]' (jsonstream '\(Self.withoutLeadingIteration(trimmed))'), "
+            + "or run the jq command unchanged with --jq (jsonstream --jq '\(text)')"
     }
 
     /// `.[] | F` → `F`, `.[].a` → `.a`, `.[]` → `.`.

@@ -72,7 +72,7 @@ struct InputTests {
         #expect(quoted.lines == ["1", "2"])
         let missing = try await jsonstream(["--path", ".nope", "."], input: #"{"a":[]}"#)
         #expect(missing.status == 5)
-        #expect(missing.stderr.contains("No array at path .nope"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("No array or object at path .nope"), "\(missing.stderr)")
         let index = try await jsonstream(["--path", ".[0]", "."], input: "[]")
         #expect(index.status == 2)
     }

@@ -127,7 +127,7 @@ struct JQOptionTests {
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 3, "\(run.stderr)")  // two errors, one hint
         #expect(lines.first?.contains(#"Cannot index string with string ("user")"#) == true, "\(run.stderr)")
-        #expect(run.stderr.contains(#"hint: the filter already runs on each element of the stream, as jq's '.[] | F'; drop the leading '.[]' (jsonstream 'select(.user == "a")')"#),
+        #expect(run.stderr.contains(#"hint: the filter already runs on each element of the stream, as jq's '.[] | F'; drop the leading '.[]' (jsonstream 'select(.user == "a")'), or run the jq command unchanged with --jq"#),
                 "\(run.stderr)")
         // Other failing filters get no hint.
         #expect(!(try await jsonstream([".a + 1"], input: "[{\"a\":\"x\"}]").stderr.contains("hint")))

@@ -135,7 +135,7 @@ struct _Planner {
                          objects: false, builds: false)
         case ("add", 0): return shape(Self.call("add", source))
         case ("any", 0), ("all", 0): return shape(Self.call(name, source, .identity))
-        case ("any", 1), ("all", 1): return shape(Self.call(name, source, arguments[0]))
+        case ("any", 1), ("all", 1): return shape(Self.call(name, source, arguments[0]), each: arguments[0])
         case ("first", 0): return shape(Self.nth(0, source), objects: false)
         case ("last", 0): return shape(Self.fromEnd(1, source), objects: false)
         case ("min", 0), ("max", 0): return shape(Self.extreme(source, key: .identity, max: name == "max"), objects: false)
@@ -178,6 +178,10 @@ struct _Planner {
             var rewritten = arguments
             rewritten[generatorIndex] = inner.filter
             shape.filter = .call(name, rewritten, column: column)
+            if name == "any" || name == "all" {
+                // The condition reads what the generator makes of each element.
+                shape.elementFilter = inner.elementFilter.map { .pipe($0, arguments[1]) }
+            }
         default:
             return nil
         }

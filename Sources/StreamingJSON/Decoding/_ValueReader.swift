@@ -224,6 +224,12 @@ package final class _ValueReader {
         return (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0
     }
 
+    /// What the element last returned is, as messages name it ("a number").
+    package var lastElementKind: String {
+        guard let start = elementStart, let local = stream.local(start) else { return "nothing" }
+        return _describeKind(stream.tokens[inTargetObject ? local + 1 : local].kind)
+    }
+
     /// The key of the member last returned (when it was not built).
     package var lastMemberKey: String? {
         guard inTargetObject, let start = elementStart, let local = stream.local(start) else { return nil }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `--jq` beyond the differential corpus: what differs from jq on purpose,
+/// `--explain`, and `--path` to an object in the element-wise mode.
+@Suite("--jq and --path (end to end)")
+struct JQModeTests {
+    @Test("--explain prints the plan on stderr and reads nothing")
+    func explain() async throws {
+        let run = try await jsonstream(["--jq", "--explain", ".items | map(.price) | add", "/nonexistent/dump.json"])
+        #expect(run.status == 0)
+        #expect(run.output.isEmpty)
+        #expect(run.stderr.hasPrefix("jsonstream: plan: streamed: .items, one element at a time (of each element, only price is built)\n"))
+        let whole = try await jsonstream(["--jq", "--explain", "group_by(.style)"])
+        #expect(whole.stderr.contains("built whole"), "\(whole.stderr)")
+        let copied = try await jsonstream(["--jq", "--explain", ".a.b"])
+        #expect(copied.stderr.hasPrefix("jsonstream: plan: copied: .a.b is written out as it is read"))
+        let idiom = try await jsonstream(["--jq", "-n", "--stream", "--explain", "fromstream(1|truncate_stream(inputs))"])
+        #expect(idiom.stderr.contains("no event is made"), "\(idiom.stderr)")
+    }
+
+    @Test("A syntax error inside a streamed value: no result over part of it, and a copy stops where it broke")
+    func truncatedInput() async throws {
+        let counted = try await jsonstream(["--jq", ".items | length"], input: #"{"items": [1, 2, 3"#)
+        #expect(counted.status == 5)
+        #expect(counted.output.isEmpty)
+        #expect(counted.stderr.contains("Unexpected end of input"), "\(counted.stderr)")
+        let copied = try await jsonstream(["--jq", "-c", "."], input: #"[1, 2, {"a": tru"#)
+        #expect(copied.status == 5)
+        #expect(copied.output == "[1,2", "a visibly cut copy, no closing bracket")
+    }
+
+    @Test("An object with a repeated key streams each member (jq keeps the last); built whole, jq's rule")
+    func repeatedKeys() async throws {
+        let streamed = try await jsonstream(["--jq", "-c", ".[]"], input: #"{"a": 1, "a": 2}"#)
+        #expect(streamed.lines == ["1", "2"])
+        let whole = try await jsonstream(["--jq", "-c", "keys"], input: #"{"a": 1, "a": 2}"#)
+        #expect(whole.lines == [#"["a"]"#])
+        let nested = try await jsonstream(["--jq", "-c", "."], input: #"[{"a": 1, "a": 2}]"#)
+        #expect(nested.lines == [#"[{"a":2}]"#])
+    }
+
+    @Test("--stream and --explain go with --jq: a usage error without it")
+    func streamNeedsJQ() async throws {
+        let run = try await jsonstream(["--stream", "."], input: "[1]")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--stream goes with --jq"), "\(run.stderr)")
+        #expect(try await jsonstream(["--jq", "--path", ".a", "."], input: "{}").status == 2)
+    }
+
+    @Test("--path to an object streams its member values; anything else there is the document's error")
+    func pathToObject() async throws {
+        let citm = try await jsonstream(["--path", ".events", "-c", "{id, name}"],
+                                        stdinPath: JSONStreamBinary.fixture("jq/inputs/events.json"))
+        #expect(citm.status == 0)
+        #expect(citm.lines.count == 3)
+        #expect(citm.lines.first == #"{"id":138586341,"name":"30th Anniversary Tour"}"#)
+        let mixed = try await jsonstream(["--path", ".a", "-c", "."], input: #"{"a": 5} {"a": [1]} {"b": 0} {"a": {"k": 2}}"#)
+        #expect(mixed.status == 5)
+        #expect(mixed.lines == ["1", "2"])
+        #expect(mixed.stderr.contains("Expected an array or object at path .a but found a number"), "\(mixed.stderr)")
+        #expect(mixed.stderr.contains("No array or object at path .a: the key is missing"), "\(mixed.stderr)")
+    }
+}
