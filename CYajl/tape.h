@@ -85,7 +85,8 @@ enum {
     SJ_MARK_END = 3,      // the target's last element or member was the one before
     SJ_MARK_WHOLE = 4,    // the next element is the value reached after b keys (b < pathCount:
                           // not an object, so the path stops there)
-    SJ_MARK_MISSING = 5   // the object reached after b keys has no member path[b]
+    SJ_MARK_MISSING = 5,  // the object reached after b keys has no member path[b]
+    SJ_MARK_ROOT_END = 6  // the top-level value ends here (its position: the byte after it)
 };
 
 /// Why a callback stopped the parse (yajl then reports "client cancelled").
@@ -359,6 +360,8 @@ static inline int sj_recording(const sj_parser *p) {
 #define SJ_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+static int sj_root_end(sj_parser *p);
+
 static inline void sj_element_begin(sj_parser *p, uint64_t position) {
     p->current.token = (uint32_t)p->tokenCount;
     p->current.arena = (uint32_t)p->arenaCount;
@@ -377,6 +380,7 @@ static inline int sj_element_end(sj_parser *p) {
         p->wholeTarget = 0;
         p->inTarget = 0;
         p->targetDone = 1;
+        if (p->depth == 0) return sj_root_end(p);
     }
     return 1;
 }
@@ -529,6 +533,11 @@ static int sj_mark(sj_parser *p, int what, size_t keys, uint64_t position) {
     p->tokens[p->tokenCount - 1].a = (uint32_t)what;
     p->tokens[p->tokenCount - 1].b = (uint32_t)keys;
     return sj_element_end(p);
+}
+
+/// SJ_MODE_ROOTS: a top-level value ended.
+static int sj_root_end(sj_parser *p) {
+    return sj_mark(p, SJ_MARK_ROOT_END, 0, sj_end(p));
 }
 
 /// SJ_MODE_ROOTS: the value met is recorded whole, as one element.
@@ -826,22 +835,24 @@ static inline int sj_close(sj_parser *p) {
         return sj_element_end(p);
     }
     if (p->recordsEvents) return sj_mark(p, SJ_MARK_END, 0, sj_end(p) - 1);
+    int ok = 1;
     if (p->inTarget && p->depth + 1 == p->frameDepth) {
         p->inTarget = 0;
         p->targetDone = 1;
         if (p->followsRoots) {
             p->mode = SJ_MODE_ROOTS;
-            return sj_mark(p, SJ_MARK_END, p->pathCount, sj_end(p) - 1);
+            ok = sj_mark(p, SJ_MARK_END, p->pathCount, sj_end(p) - 1);
         }
     } else if (p->depth + 1 == p->pathDepth) {
         p->pathDepth--;
         if (p->followsRoots && !p->targetDone) {
             // The object the path reached closed without the next key.
             p->targetDone = 1;
-            return sj_mark(p, SJ_MARK_MISSING, p->pathDepth, sj_end(p) - 1);
+            ok = sj_mark(p, SJ_MARK_MISSING, p->pathDepth, sj_end(p) - 1);
         }
     }
-    return 1;
+    if (ok && p->followsRoots && p->depth == 0) ok = sj_root_end(p);
+    return ok;
 }
 
 static int sj_on_start_map(void *ctx) { return sj_open((sj_parser *)ctx, SJ_OBJECT); }

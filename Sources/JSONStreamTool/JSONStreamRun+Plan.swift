@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONFilter
 import StreamingJSON
 
@@ -8,7 +13,18 @@ import StreamingJSON
 /// values that the filter reads one at a time (`-n`, `-s`, `-R`, `--stream`).
 func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterPlan? {
     guard !options.nullInput, !options.slurp, !options.rawInput, !options.streamEvents else { return nil }
-    return filter.plan
+    let plan = filter.plan
+    // Parts read each value once per part: only a file can be read again.
+    if plan.strategy == .inParts && !options.explain && !allRegularFiles(options.files) { return nil }
+    return plan
+}
+
+/// Whether every input is a named regular file (not stdin, a pipe or a device).
+private func allRegularFiles(_ files: [String]) -> Bool {
+    !files.isEmpty && files.allSatisfy { file in
+        var info = stat()
+        return file != "-" && stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
 }
 
 /// `--explain`'s lines.
@@ -33,5 +49,8 @@ func explanation(of plan: JSONFilterPlan?, filter: JSONFilter, _ options: JSONSt
     }
     var lines = ["jsonstream: plan: \(mode)"]
     if let fallback = plan?.fallback { lines.append("jsonstream: plan: \(fallback)") }
+    for (index, part) in (plan?.parts ?? []).enumerated() {
+        lines.append("jsonstream: plan: part \(index + 1): \(part.description)")
+    }
     return lines
 }

@@ -1,3 +1,4 @@
+import Foundation
 import JSONFilter
 import StreamingJSON
 
@@ -14,40 +15,127 @@ extension JSONStreamRun {
     }
 
     func readRoots(_ plan: JSONFilterPlan) throws {
+        if plan.strategy == .inParts { return try readRootsInParts(plan) }
+        while try readRoot(plan, beginsUnit: true) != nil {}
+    }
+
+    /// How reading one top-level value went.
+    struct RootOutcome {
+        /// The byte after the value, when its end was seen.
+        var end: UInt64?
+        /// No runtime error in the filter.
+        var succeeded: Bool
+    }
+
+    /// Reads the next top-level value with `plan` and runs the filter on
+    /// it; nil when there is none.
+    func readRoot(_ plan: JSONFilterPlan, beginsUnit: Bool) throws -> RootOutcome? {
+        var outcome = RootOutcome(end: nil, succeeded: true)
+        var started = false
         while let item = try nextRootItem() {
-            guard case .mark(let mark) = item, mark != .end else { continue }
-            exitRule.beginUnit()
-            switch mark {
-            case .array, .object:
-                let isObject = mark == .object
-                if plan.strategy == .copied && formatter.writesIncrementally(isObject: isObject) {
-                    try copyTarget(isObject: isObject)
-                } else if plan.strategy == .streamed && (!isObject || plan.streamsObjects) {
-                    try streamTarget(plan)
-                } else if let (value, location) = try collectTarget(isObject: isObject) {
-                    try runWhole(plan.skeleton(holding: value, afterKeys: plan.path.count), plan, at: location)
-                }
-            case .whole(let keys):
-                guard case .element(let element, _)? = try nextRootItem() else { return }
-                try runWhole(plan.skeleton(holding: element.value, afterKeys: keys), plan, at: element.location)
-            case .missing(let keys):
-                try runWhole(plan.skeleton(holding: nil, afterKeys: keys), plan, at: nil)
-            case .end:
-                break
+            guard case .mark(let mark) = item else { continue }
+            if case .rootEnd(let offset) = mark {
+                outcome.end = offset
+                return outcome
             }
+            if case .end = mark { continue }
+            started = true
+            if beginsUnit { exitRule.beginUnit() }
+            outcome.succeeded = try runRootTarget(mark, plan)
             if let error = deferredOutputError { throw error }
+        }
+        return started ? outcome : nil
+    }
+
+    /// The value the path led to (announced by `mark`), streamed, copied,
+    /// or handed to the filter whole; false after a runtime error.
+    private func runRootTarget(_ mark: _RootMark, _ plan: JSONFilterPlan) throws -> Bool {
+        switch mark {
+        case .array, .object:
+            let isObject = mark == .object
+            if plan.strategy == .copied && formatter.writesIncrementally(isObject: isObject) {
+                try copyTarget(isObject: isObject)
+                return true
+            } else if plan.strategy == .streamed && (!isObject || plan.streamsObjects) {
+                return try streamTarget(plan)
+            } else if let (value, location) = try collectTarget(isObject: isObject) {
+                return try runWhole(plan.skeleton(holding: value, afterKeys: plan.path.count), plan, at: location)
+            }
+        case .whole(let keys):
+            guard case .element(let element, _)? = try nextRootItem() else { return true }
+            return try runWhole(plan.skeleton(holding: element.value, afterKeys: keys), plan, at: element.location)
+        case .missing(let keys):
+            return try runWhole(plan.skeleton(holding: nil, afterKeys: keys), plan, at: nil)
+        case .end, .rootEnd:
+            break
+        }
+        return true
+    }
+
+    /// The plan's (or part's) original filter on a value found whole, or in a skeleton.
+    private func runWhole(_ input: JSONValue, _ plan: JSONFilterPlan, at location: ElementLocation?) throws -> Bool {
+        try apply(to: input, at: location, using: plan.program)
+    }
+
+    /// `A, B, …` planned in parts: each top-level value of each file is
+    /// read once per part, from where it starts, the parts in turn. A part
+    /// that fails ends that value's program, as in jq.
+    private func readRootsInParts(_ plan: JSONFilterPlan) throws {
+        while !inputs.pendingFiles.isEmpty {
+            let file = inputs.pendingFiles.removeFirst()
+            var offset: UInt64 = 0
+            while hasValue(in: file, after: offset) {
+                exitRule.beginUnit()
+                var next: UInt64?
+                for part in plan.parts {
+                    if part.readsNothing {
+                        guard try apply(to: .null, at: nil, using: part.program) else { break }
+                        continue
+                    }
+                    openPart(file, at: offset, part)
+                    let outcome = try readRoot(part, beginsUnit: false)
+                    closeCurrentInput()
+                    guard let outcome, let end = outcome.end else { return }  // a syntax error: reported
+                    next = offset + end  // the reader counts from where it started
+                    if !outcome.succeeded { break }
+                }
+                guard let next, next > offset else { break }
+                offset = next
+            }
         }
     }
 
-    /// The original filter on a value found whole (or in a skeleton).
-    private func runWhole(_ input: JSONValue, _ plan: JSONFilterPlan, at location: ElementLocation?) throws {
-        _ = try apply(to: input, at: location)
+    /// `file` read from `offset` for one part of a plan.
+    private func openPart(_ file: String, at offset: UInt64, _ part: JSONFilterPlan) {
+        let flush = { [unowned self] in self.flushBeforeBlockingRead() }
+        do {
+            inputs.reader = try _ValueReader(contentsOfFile: file, format: .jsonLines, path: part.path,
+                                             followingRoots: true, startingAt: offset, limits: options.limits,
+                                             projection: part.elementMembers.map(_Projection.init),
+                                             beforeBlockingRead: flush)
+            inputs.name = file
+            context.inputFilename = .string(file)
+        } catch {
+            inputUnreadable = true
+            say("jsonstream: error: Could not open \(file): \(reason(error))")
+        }
+    }
+
+    /// Whether `file` holds anything but whitespace after `offset`.
+    private func hasValue(in file: String, after offset: UInt64) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: file) else { return false }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: offset)
+        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+            if chunk.contains(where: { !_isWhitespaceByte($0) }) { return true }
+        }
+        return false
     }
 
     /// The plan's filter, reading the target's elements as they are parsed;
     /// what it leaves unread is parsed and skipped, never built.
-    private func streamTarget(_ plan: JSONFilterPlan) throws {
-        guard let program = plan.elementProgram else { return }
+    private func streamTarget(_ plan: JSONFilterPlan) throws -> Bool {
+        guard let program = plan.elementProgram else { return true }
         var ended = false
         var current: InputElement?
         inputs.reader?.buildsValues = plan.buildsElements
@@ -68,16 +156,18 @@ extension JSONStreamRun {
             }
         }
         defer { context.nextStreamedElement = nil }
+        let succeeded: Bool
         do {
-            _ = try apply(to: .null, at: current?.location, using: program)
+            succeeded = try apply(to: .null, at: current?.location, using: program)
         } catch is TruncatedTarget {
-            return
+            return true
         }
         inputs.reader?.buildsValues = false
         while !ended {
             guard case .element? = try nextRootItem() else { break }
         }
         inputs.reader?.buildsValues = true
+        return succeeded
     }
 
     /// The target's elements (members) gathered into the array (object)
@@ -167,4 +257,9 @@ extension JSONStreamRun {
         return InputElement(value: value, knownLocation: ElementLocation(file: inputs.name, index: reader.index),
                             reader: reader, isInArray: true)
     }
+}
+
+/// JSON's whitespace: space, tab, line feed, carriage return.
+private func _isWhitespaceByte(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
 }

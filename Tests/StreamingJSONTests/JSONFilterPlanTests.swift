@@ -33,12 +33,23 @@ import Testing
     func otherStrategies() throws {
         #expect(try JSONFilter(".").plan.strategy == .copied)
         #expect(try JSONFilter(".a.b").plan.path == ["a", "b"])
-        for source in ["group_by(.a)", "[paths]", "keys", ".a, .b", ". as $x | .[] | $x", "def map(f): 1; map(.a)",
+        for source in ["group_by(.a)", "[paths]", "keys", ".a, keys", ". as $x | .[] | $x", "def map(f): 1; map(.a)",
                        "input", "reduce .[] as $x (.; . + 1)", "limit(.n; .[])"] {
             let plan = try JSONFilter(source).plan
             #expect(plan.strategy == .whole, "\(source): \(plan)")
             #expect(plan.reason != nil)
         }
+    }
+
+    @Test("A, B: each part planned on its own, in order")
+    func parts() throws {
+        let plan = try JSONFilter(#".meta.version, (.items | length), "end""#).plan
+        #expect(plan.strategy == .inParts)
+        #expect(plan.parts.map(\.strategy) == [.copied, .streamed, .whole])
+        #expect(plan.parts.map(\.path) == [["meta", "version"], ["items"], []])
+        #expect(plan.parts[2].description.hasPrefix("reads nothing"))
+        // One part that reads the input as a whole: no parts.
+        #expect(try JSONFilter(".a, keys").plan.strategy == .whole)
     }
 
     /// The rewritten program, fed the elements, gives the original's

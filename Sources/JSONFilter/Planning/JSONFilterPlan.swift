@@ -25,30 +25,45 @@ public struct JSONFilterPlan: Sendable, CustomStringConvertible {
         case copied
         /// Each input value is built whole before the filter runs, as in jq.
         case whole
+        /// `A, B`: each comma-separated part streams, copies or reads
+        /// nothing on its own (`parts`); a file is read once per part, each
+        /// input value's parts in turn. From a pipe, the value is built whole.
+        case inParts
     }
 
     /// What happens to each input value.
-    public let strategy: Strategy
+    public private(set) var strategy: Strategy
     /// The keys from each input value to the part streamed or copied.
-    public let path: [String]
+    public private(set) var path: [String] = []
     /// Why the value is built whole (`.whole` only).
-    public let reason: String?
+    public private(set) var reason: String?
     /// Of each streamed element that is an object, the members the filter
     /// can observe (nil: all of them, or not streamed).
-    public let elementMembers: Set<String>?
+    public private(set) var elementMembers: Set<String>?
     /// Whether an object at `path` streams its member values; if not, an
     /// object there is built whole (`length`, `first`, `.[2:5]` need an array).
-    public let streamsObjects: Bool
+    public private(set) var streamsObjects = true
+    /// `.inParts`: the plan of each comma-separated part, in order.
+    public private(set) var parts: [JSONFilterPlan] = []
 
     /// The rewritten filter that reads the elements (`.streamed` only).
-    package let elementProgram: JSONFilter?
+    package private(set) var elementProgram: JSONFilter?
     /// Whether the elements are used at all (`length` only counts them).
-    package let buildsElements: Bool
+    package private(set) var buildsElements = true
+    /// A part's own filter, which its skeleton inputs run (nil: the whole filter).
+    package private(set) var program: JSONFilter?
+    /// A part that reads nothing of its input (`"total:"`): run once per value.
+    package private(set) var readsNothing = false
 
     /// The plan, in a line: what `jsonstream --jq --explain` prints.
     public var description: String {
         let target = path.isEmpty ? "each input value" : Self.describe(path)
         switch strategy {
+        case .inParts:
+            return "in parts: each input value is read once per part, the parts in turn (a file, not a pipe: "
+                + "from a pipe it is built whole)"
+        case .whole where readsNothing:
+            return "reads nothing of the input: run once per input value"
         case .whole:
             return "built whole: each input value is built before the filter runs, as in jq"
                 + (reason.map { " (\($0))" } ?? "")
@@ -69,7 +84,7 @@ public struct JSONFilterPlan: Sendable, CustomStringConvertible {
 
     /// What happens when the value at the path is not what the plan needs.
     public var fallback: String? {
-        guard strategy != .whole else { return nil }
+        guard strategy == .streamed || strategy == .copied else { return nil }
         let place = path.isEmpty ? "an input value" : Self.describe(path)
         let kinds = strategy == .copied || streamsObjects ? "an array or object" : "an array"
         return "when \(place) is not \(kinds), the value there is built and the filter runs on it as jq's would"
@@ -84,33 +99,37 @@ public struct JSONFilterPlan: Sendable, CustomStringConvertible {
 
     init(whole reason: String) {
         strategy = .whole
-        path = []
         self.reason = reason
-        elementMembers = nil
         streamsObjects = false
-        elementProgram = nil
-        buildsElements = true
     }
 
     init(copying path: [String]) {
         strategy = .copied
         self.path = path
-        reason = nil
-        elementMembers = nil
-        streamsObjects = true
-        elementProgram = nil
-        buildsElements = true
     }
 
     init(streaming shape: _StreamShape, program: JSONFilter, members: Set<String>?) {
         strategy = .streamed
         path = shape.path
-        reason = nil
         // Elements only counted: an object element is recorded with no member.
         elementMembers = shape.buildsElements ? members : []
         streamsObjects = shape.acceptsObjects
         elementProgram = program
         buildsElements = shape.buildsElements
+    }
+
+    /// `A, B, …`: each part planned on its own, run in turn on each value.
+    init(parts: [JSONFilterPlan]) {
+        strategy = .inParts
+        self.parts = parts
+    }
+
+    /// This plan as one part: `filter` is the part's own program.
+    func part(of filter: JSONFilter, readsNothing: Bool) -> JSONFilterPlan {
+        var part = self
+        part.program = filter
+        part.readsNothing = readsNothing
+        return part
     }
 
     /// An input that holds `value` at the first `keys` keys of the path and
@@ -147,7 +166,8 @@ extension JSONFilter {
         if let path = Self.keyPath(body) { return JSONFilterPlan(copying: path) }
         let planner = _Planner(defining: Self.definedNames(origin.parsed.filter))
         guard let shape = planner.stream(body) else {
-            return JSONFilterPlan(whole: "no part of it reads the input one element at a time")
+            return partsPlan(of: body, definitions: definitions)
+                ?? JSONFilterPlan(whole: "no part of it reads the input one element at a time")
         }
         var rewritten = origin.parsed
         rewritten.filter = shape.filter
@@ -163,6 +183,35 @@ extension JSONFilter {
             }
         }
         return JSONFilterPlan(streaming: shape, program: program, members: members)
+    }
+
+    /// `A, B, …` where every part streams, copies, or reads nothing.
+    private func partsPlan(of body: _Filter, definitions: [_FunctionDefinition]) -> JSONFilterPlan? {
+        var branches: [_Filter] = []
+        func collect(_ filter: _Filter) {
+            if case .comma(let left, let right) = filter {
+                collect(left)
+                collect(right)
+            } else {
+                branches.append(filter)
+            }
+        }
+        collect(body)
+        guard branches.count > 1 else { return nil }
+        var parts: [JSONFilterPlan] = []
+        for branch in branches {
+            var parsed = origin.parsed
+            parsed.filter = branch
+            for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
+            guard let filter = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
+            let plan = filter.plan
+            let readsNothing = !_Planner.readsInput(branch)
+            guard plan.strategy == .streamed || plan.strategy == .copied || readsNothing else { return nil }
+            parts.append(plan.part(of: filter, readsNothing: readsNothing && plan.strategy == .whole))
+        }
+        // Parts that all read nothing: nothing to stream.
+        guard parts.contains(where: { !$0.readsNothing }) else { return nil }
+        return JSONFilterPlan(parts: parts)
     }
 
     /// `.`, `.a`, `.a.b`: the keys; nil for anything else.

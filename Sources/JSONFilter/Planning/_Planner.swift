@@ -75,6 +75,11 @@ struct _Planner {
                 shape.isCollection = false
                 return collected(&shape, rest: rest)
             }
+            if shape.selectsElement {
+                // `first | .id`, `max_by(.n) | .name`: what follows reads the element chosen.
+                let after = Self.pipe(rest)
+                shape.elementFilter = shape.selectionKey.map { .comma($0, after) } ?? after
+            }
             shape.filter = .pipe(shape.filter, Self.pipe(rest))
             return shape
         }
@@ -117,8 +122,15 @@ struct _Planner {
             _StreamShape(filter: filter, elementFilter: isStream ? each : elementFilter,
                          acceptsObjects: objects, buildsElements: builds || !isStream)
         }
+        /// A consumer that outputs one of the elements, chosen by `key`.
+        func selecting(_ filter: _Filter, key: _Filter? = nil) -> _StreamShape {
+            var result = shape(filter, objects: false)
+            result.selectsElement = isStream
+            result.selectionKey = key
+            return result
+        }
         if case .index(.identity, .literal(.number(let n))) = stage, let index = Self.integer(n) {
-            return shape(index >= 0 ? Self.nth(index, source) : Self.fromEnd(-index, source), objects: false)
+            return selecting(index >= 0 ? Self.nth(index, source) : Self.fromEnd(-index, source))
         }
         guard case .call(let name, let arguments, _) = stage, !defined.contains("\(name)/\(arguments.count)") else {
             return nil
@@ -136,11 +148,11 @@ struct _Planner {
         case ("add", 0): return shape(Self.call("add", source))
         case ("any", 0), ("all", 0): return shape(Self.call(name, source, .identity))
         case ("any", 1), ("all", 1): return shape(Self.call(name, source, arguments[0]), each: arguments[0])
-        case ("first", 0): return shape(Self.nth(0, source), objects: false)
-        case ("last", 0): return shape(Self.fromEnd(1, source), objects: false)
-        case ("min", 0), ("max", 0): return shape(Self.extreme(source, key: .identity, max: name == "max"), objects: false)
+        case ("first", 0): return selecting(Self.nth(0, source))
+        case ("last", 0): return selecting(Self.fromEnd(1, source))
+        case ("min", 0), ("max", 0): return selecting(Self.extreme(source, key: .identity, max: name == "max"), key: .identity)
         case ("min_by", 1), ("max_by", 1):
-            return shape(Self.extreme(source, key: arguments[0], max: name == "max_by"), objects: false)
+            return selecting(Self.extreme(source, key: arguments[0], max: name == "max_by"), key: arguments[0])
         default: return nil
         }
     }
@@ -181,6 +193,9 @@ struct _Planner {
             if name == "any" || name == "all" {
                 // The condition reads what the generator makes of each element.
                 shape.elementFilter = inner.elementFilter.map { .pipe($0, arguments[1]) }
+            } else if ["first", "last", "limit", "skip", "nth"].contains(name) {
+                // Some of the generator's outputs pass on, as they are, to what follows.
+                shape.elementFilter = inner.elementFilter.map { .pipe($0, Self.pipe(rest)) }
             }
         default:
             return nil
@@ -346,6 +361,10 @@ struct _StreamShape {
     var buildsElements = true
     /// `map(f)`: still a generator that the next stage may consume.
     var isCollection = false
+    /// The output is one of the elements (`first`, `.[-1]`, `min_by(f)`),
+    /// chosen by `selectionKey` (nil: by position).
+    var selectsElement = false
+    var selectionKey: _Filter?
 
     init(filter: _Filter, elementFilter: _Filter?, acceptsObjects: Bool = true, buildsElements: Bool = true) {
         self.filter = filter

@@ -232,15 +232,19 @@ extension JSONNumber {
     public static func jqCanonicalLiteral(_ text: String) -> String {
         // Every number a writer prints passes here: the usual literal is
         // recognised in one pass over its bytes, without a copy.
-        let needsWork = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard let first = bytes.first else { return false }
-            for byte in bytes where byte | 0x20 == UInt8(ascii: "e") { return true }
-            guard first == UInt8(ascii: "0") || first == UInt8(ascii: "-") else { return false }
-            let digits = first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
-            return digits.count > 8 && digits.starts(with: "0.000000".utf8)
-        } ?? true
+        let needsWork = text.utf8.withContiguousStorageIfAvailable(isNotCanonical) ?? true
         guard needsWork else { return text }
         return canonical(Array(text.utf8)) ?? text
+    }
+
+    /// Whether a literal's canonical form differs from its text: it has an
+    /// exponent, or more than six zeros after the point.
+    static func isNotCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        for byte in bytes where byte | 0x20 == UInt8(ascii: "e") { return true }
+        guard first == UInt8(ascii: "0") || first == UInt8(ascii: "-") else { return false }
+        let digits = first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
+        return digits.count > 8 && digits.starts(with: "0.000000".utf8)
     }
 
     private static func canonical(_ bytes: [UInt8]) -> String? {

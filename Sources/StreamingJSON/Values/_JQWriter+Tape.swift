@@ -24,7 +24,7 @@ extension _JQWriter {
             bytes.append(contentsOf: "false".utf8)
         case _Kind.number:
             let literal = UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length)
-            if Self.isPlainInteger(literal) {
+            if !JSONNumber.isNotCanonical(literal) {
                 bytes.append(contentsOf: literal)  // jq's canonical form of most numbers is their text
             } else {
                 var text = JSONNumber.jqCanonicalLiteral(Self.text(token, arena))
@@ -68,17 +68,6 @@ extension _JQWriter {
         return index + 1
     }
 
-    /// An integer literal of up to 15 digits, optionally negative, without
-    /// a leading zero: jq prints it as it is (longer ones may need `E` form).
-    private static func isPlainInteger(_ literal: UnsafeBufferPointer<UInt8>) -> Bool {
-        var digits = literal[...]
-        if digits.first == UInt8(ascii: "-") { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.count <= 15, digits.first != UInt8(ascii: "0") || digits.count == 1 else {
-            return false
-        }
-        return digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    }
-
     private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
         String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
     }
@@ -101,13 +90,20 @@ extension _JQWriter {
             return true
         }
         return withUnsafeTemporaryAllocation(of: sj_token.self, capacity: count) { keys in
+            // One bit per key from its length and first byte: only a key whose
+            // bit is taken is compared with the ones before it.
+            var bits: UInt64 = 0
             var cursor = index + 1
             for position in 0..<count {
                 let key = tokens[cursor]
-                for earlier in 0..<position where keys[earlier].length == key.length
-                    && _equalBytes(arena + keys[earlier].arenaOffset, arena + key.arenaOffset, key.length) {
-                    return false
+                let bit: UInt64 = 1 << ((key.length &* 7 &+ (key.length > 0 ? Int(arena[key.arenaOffset]) : 0)) & 63)
+                if bits & bit != 0 {
+                    for earlier in 0..<position where keys[earlier].length == key.length
+                        && _equalBytes(arena + keys[earlier].arenaOffset, arena + key.arenaOffset, key.length) {
+                        return false
+                    }
                 }
+                bits |= bit
                 keys[position] = key
                 cursor += 1 + tokens[cursor + 1].size
             }

@@ -303,8 +303,29 @@ package struct _JQWriter {
             || hasZero(word ^ (ones &* 0x7F))
     }
 
+    /// `mayNeedEscape` for up to 16 bytes: two words that may overlap, or
+    /// one padded with a byte that never needs one.
+    @inline(__always)
+    static func shortMayNeedEscape(_ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let raw = UnsafeRawPointer(base)
+        if count >= 8 {
+            return mayNeedEscape(raw.loadUnaligned(as: UInt64.self))
+                || mayNeedEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        }
+        var word: UInt64 = 0x4141_4141_4141_4141
+        withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: count) }
+        return mayNeedEscape(word)
+    }
+
     /// `writeString` for text already known to be valid UTF-8 (the tape's).
     func writeString(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
+        if !style.asciiOnly, utf8.count <= 16, let base = utf8.baseAddress, !Self.shortMayNeedEscape(base, utf8.count) {
+            // Most strings and keys: short, nothing to escape, one copy.
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         bytes.append(UInt8(ascii: "\""))
         var runStart = 0
         var i = 0
