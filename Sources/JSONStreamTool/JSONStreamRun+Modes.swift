@@ -41,6 +41,48 @@ extension JSONStreamRun {
         }
     }
 
+    /// `--jq -s` with a plan: the input values are the elements of the
+    /// slurped array, streamed into the plan's filter (or copied), never
+    /// gathered. A syntax error leaves no result, as in jq.
+    func streamSlurp(_ plan: JSONFilterPlan) throws {
+        exitRule.beginUnit()
+        if plan.strategy == .copied && formatter.writesIncrementally(isObject: false) {
+            var held: [UInt8] = []
+            formatter.beginContainer(isObject: false, into: &held)
+            var first = true
+            while let element = try nextElement(asUnit: false) {
+                formatter.appendContainerMember(element.value, key: nil, first: first, into: &held)
+                first = false
+                // Held until a block is full: a syntax error in the first values prints nothing.
+                if held.count >= OutputSink.blockSize {
+                    sink.buffer.append(contentsOf: held)
+                    held.removeAll(keepingCapacity: true)
+                    try sink.flush()
+                }
+            }
+            guard !inputFailed else { return }
+            formatter.endContainer(isObject: false, isEmpty: first, into: &held)
+            sink.buffer.append(contentsOf: held)
+            counters.resultsOut += 1
+            exitRule.result(isFalseOrNull: false)
+            try sink.resultEnded()
+            return
+        }
+        guard let program = plan.elementProgram else { return }
+        struct BrokenInput: Error {}
+        context.nextStreamedElement = { [unowned self] in
+            let element = try self.nextElement(asUnit: false)
+            if element == nil && self.inputFailed { throw BrokenInput() }
+            return element?.value
+        }
+        defer { context.nextStreamedElement = nil }
+        do {
+            _ = try apply(to: .null, at: nil, using: program)
+        } catch is BrokenInput {}
+        // What the filter left unread is still read, for its syntax errors, as jq reads it.
+        while try nextElement(asUnit: false) != nil {}
+    }
+
     /// `-s`: every element in one array, or with `-R` the whole text of
     /// every input as one string. An element error stops there, as without `-s`.
     func slurpedInput() throws -> JSONValue {

@@ -19,6 +19,14 @@ func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterP
     return plan
 }
 
+/// `--jq -s`: a plan that streams or copies the slurped array itself (its
+/// elements are the input values), or nil.
+func slurpPlan(for filter: JSONFilter) -> JSONFilterPlan? {
+    let plan = filter.plan
+    guard plan.path.isEmpty, plan.strategy == .streamed || plan.strategy == .copied else { return nil }
+    return plan
+}
+
 /// Whether every input is a named regular file (not stdin, a pipe or a device).
 private func allRegularFiles(_ files: [String]) -> Bool {
     !files.isEmpty && files.allSatisfy { file in
@@ -38,6 +46,12 @@ func explanation(of plan: JSONFilterPlan?, filter: JSONFilter, _ options: JSONSt
         mode = "events: jq's [path, leaf] events are made from the parser's tokens as they come; nothing is built"
     } else if options.nullInput {
         mode = "-n: the filter runs once, on null; input and inputs read the input values, each built whole"
+    } else if options.slurp, !options.rawInput, let slurped = slurpPlan(for: filter) {
+        mode = "-s: " + slurped.description
+            .replacingOccurrences(of: "each input value, one element at a time",
+                                  with: "the input values, one at a time, as the elements of an array never built")
+            .replacingOccurrences(of: "each input value is written out as it is read",
+                                  with: "the input values are written out as they are read")
     } else if options.slurp {
         mode = "-s: every input value is built and gathered into one array (memory grows with the input, as in jq)"
     } else if options.rawInput {

@@ -73,6 +73,10 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
         run.plan = plan
         run.followedPath = plan.path
         run.projection = plan.elementMembers.map(_Projection.init)
+    } else if options.jqMode && options.slurp && !options.rawInput && !options.streamEvents,
+              let slurped = slurpPlan(for: filter) {
+        run.slurpPlan = slurped
+        run.projection = slurped.elementMembers.map(_Projection.init)
     } else if options.jqMode && options.streamEvents {
         run.projection = nil
         if options.nullInput, let idiom = filter.streamIdiom {
@@ -253,6 +257,9 @@ final class JSONStreamRun {
     var projection: _Projection?
     /// `--jq`: how each top-level value is read (nil: element-wise, or built whole).
     var plan: JSONFilterPlan?
+    /// `--jq -s` with a plan that streams the slurped array: its elements
+    /// are the input values, read one at a time.
+    var slurpPlan: JSONFilterPlan?
     /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
     var streamIdiom: JSONFilter?
     /// The idiom at depth 1 with nothing after it: elements copied from the tape.
@@ -319,6 +326,8 @@ final class JSONStreamRun {
             } else if options.nullInput {
                 exitRule.beginUnit()
                 _ = try apply(to: .null, at: nil)
+            } else if let slurpPlan {
+                try streamSlurp(slurpPlan)
             } else if options.slurp {
                 exitRule.beginUnit()
                 let whole = try slurpedInput()
