@@ -133,6 +133,36 @@ extension JSONStreamRun {
         }
     }
 
+    /// `fromstream(1|truncate_stream(inputs)) | f`: f over each element that
+    /// is a non-empty array or object, seen on the tape, built with only the
+    /// members f can observe.
+    private func streamIdiomDepthOne(_ program: JSONFilter, members: _Projection?) throws {
+        exitRule.beginUnit()
+        context.nextStreamedElement = { [unowned self] in
+            var scalarRoot = false
+            while true {
+                self.inputs.reader?.buildsValues = false
+                guard let item = try self.nextRootItem() else { return nil }
+                switch item {
+                case .element(let element, _):
+                    guard !scalarRoot else {
+                        scalarRoot = false
+                        continue
+                    }
+                    guard let reader = element.reader, reader.lastElementIsNonEmptyContainer else { continue }
+                    self.currentStreamedElement = element
+                    return reader.lastElementValue(keeping: members)
+                case .mark(.whole):
+                    scalarRoot = true
+                case .mark:
+                    break
+                }
+            }
+        }
+        defer { context.nextStreamedElement = nil }
+        _ = try apply(to: .null, at: currentStreamedElement?.locatedNow.knownLocation, using: program)
+    }
+
     /// `fromstream(N|truncate_stream(inputs))` with `-n --stream`: the
     /// elements at depth 1 of every input value, read as `--jq` streams an
     /// array's elements, for the rewritten program to take apart further.
@@ -140,6 +170,7 @@ extension JSONStreamRun {
         if streamIdiomIsBare && formatter.copiesFromTape && formatter.writesIncrementally(isObject: false) {
             return try copyStreamIdiom()
         }
+        if let (depthOne, members) = streamIdiomDepthOne { return try streamIdiomDepthOne(depthOne, members: members) }
         context.nextStreamedElement = { [unowned self] in
             var scalarRoot = false
             while let item = try self.nextRootItem() {

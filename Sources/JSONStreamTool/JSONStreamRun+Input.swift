@@ -146,6 +146,12 @@ extension JSONStreamRun {
         }.joined()
     }
 
+    /// `, element N` after a position, where N means something: not with
+    /// `--jq`, whose inputs are whole values (jq names none).
+    private func elementSuffix(_ index: Int) -> String {
+        options.jqMode ? "" : ", element \(index)"
+    }
+
     /// An error or the end of the current input: reported and dealt with as
     /// "jsonstream behaviour by input kind" says (see `readAll`).
     func handleReadProblem(_ event: _ValueReader.Event, reader: _ValueReader) {
@@ -154,7 +160,7 @@ extension JSONStreamRun {
         switch event {
         case .elementError(let error, let isLimit):
             counters.elementsIn += 1
-            let place = "\(name):\(error.line):\(error.column), element \(reader.index)"
+            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(reader.index)
             if skips {
                 counters.skipped += 1
                 say("jsonstream: skipped (at \(place)): \(error.message)")
@@ -168,7 +174,7 @@ extension JSONStreamRun {
 
         case .syntaxError(let error):
             counters.elementsIn += 1
-            let place = "\(name):\(error.line):\(error.column), element \(reader.index + 1)"
+            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(reader.index + 1)
             if skips {
                 counters.skipped += 1
                 say("jsonstream: skipped (at \(place)): \(error.message); the rest of \(name) cannot be read")

@@ -82,6 +82,7 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
         if options.nullInput, let idiom = filter.streamIdiom {
             run.streamIdiom = idiom.program
             run.streamIdiomIsBare = idiom.isBare && idiom.depth == 1
+            run.streamIdiomDepthOne = idiom.depthOneProgram.map { ($0, idiom.depthOneMembers.map(_Projection.init)) }
             run.followedPath = []
         } else {
             run.makesEvents = true
@@ -264,6 +265,9 @@ final class JSONStreamRun {
     var streamIdiom: JSONFilter?
     /// The idiom at depth 1 with nothing after it: elements copied from the tape.
     var streamIdiomIsBare = false
+    /// The idiom at depth 1 followed by a filter: that filter over the
+    /// non-empty containers, and what of each it reads.
+    var streamIdiomDepthOne: (program: JSONFilter, members: _Projection?)?
     /// `--stream`: the inputs are jq's events, made from the parser's tokens.
     var makesEvents = false
     let events = StreamEvents()
@@ -484,11 +488,13 @@ final class JSONStreamRun {
         var index: Int
         var line: Int? = nil
         var column: Int? = nil
+        /// `--jq`: the input is whole values; no element index is named.
+        var namesElement = true
 
         var description: String {
             var text = file
             if let line, let column { text += ":\(line):\(column)" }
-            return text + ", element \(index)"
+            return namesElement ? text + ", element \(index)" : text
         }
     }
 
@@ -496,6 +502,8 @@ final class JSONStreamRun {
     /// (`--on-error skip`) or as an error that makes the exit status 5.
     func elementFailed(_ message: String, at location: ElementLocation?) {
         exitRule.runtimeError()
+        var location = location
+        if options.jqMode { location?.namesElement = false }
         let place = location.map { " (at \($0.description))" } ?? ""
         if options.errorPolicy == .skip {
             counters.skipped += 1

@@ -35,7 +35,8 @@ struct JSONStreamCommand: ParsableCommand {
             the array (or object) at a key path, element by element, that value is streamed instead \
             of built (.items[] | F, [.[] | F], map(F), length, add, map(F) | add, reduce/foreach over \
             .[], any/all, first, limit, .[0], .[-1], .[2:5][], min_by/max_by, isempty); . and .a.b are \
-            copied to the output as they are read. Anything else is built whole, as jq does. --explain \
+            copied to the output as they are read; A, B reads a file once per part; -s streams the \
+            input values through such a shape. Anything else is built whole, as jq does. --explain \
             prints the plan without reading. --stream makes jq's [path, leaf] events from the parser, \
             and -n --stream 'fromstream(1|truncate_stream(inputs))' runs as element streaming.
 

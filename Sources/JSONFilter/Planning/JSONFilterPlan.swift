@@ -251,9 +251,22 @@ extension JSONFilter {
     /// nil for any other program.
     package var streamIdiomProgram: JSONFilter? { streamIdiom?.program }
 
-    /// The idiom's rewritten program (see `streamIdiomProgram`), its depth N,
-    /// and whether nothing follows it (`fromstream(…)` alone).
-    package var streamIdiom: (program: JSONFilter, depth: Int, isBare: Bool)? {
+    /// The idiom, rewritten (see `streamIdiomProgram`).
+    package struct StreamIdiom {
+        /// The program over `_streamed_elements`, the depth-1 elements.
+        package let program: JSONFilter
+        /// N of `truncate_stream`.
+        package let depth: Int
+        /// Nothing follows `fromstream(…)`.
+        package let isBare: Bool
+        /// For depth 1: the program over elements already known to be
+        /// non-empty arrays or objects (what follows the idiom), and the
+        /// members of an element it can observe (nil: all).
+        package let depthOneProgram: JSONFilter?
+        package let depthOneMembers: Set<String>?
+    }
+
+    package var streamIdiom: StreamIdiom? {
         var definitions: [_FunctionDefinition] = []
         var body = origin.parsed.filter
         while case .define(let definition, let rest) = body {
@@ -283,7 +296,18 @@ extension JSONFilter {
         for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
         parsed.imports = origin.parsed.imports
         guard let program = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
-        return (program, Int(depth), rest == nil)
+        var depthOne: JSONFilter?
+        var members: Set<String>?
+        if depth == 1, let rest {
+            var direct = origin.parsed
+            direct.filter = .pipe(_Planner.elements, rest)
+            for definition in definitions.reversed() { direct.filter = .define(definition, rest: direct.filter) }
+            depthOne = try? JSONFilter(parsed: direct, origin: origin)
+            if case .members(let keys) = _Demand.of(rest, output: .whole) { members = keys }
+            if case .none = _Demand.of(rest, output: .whole) { members = [] }
+        }
+        return StreamIdiom(program: program, depth: Int(depth), isBare: rest == nil, depthOneProgram: depthOne,
+                           depthOneMembers: members)
     }
 
     /// `filter | rest`, inside `filter`'s definitions.

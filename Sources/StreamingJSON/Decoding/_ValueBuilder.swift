@@ -34,6 +34,27 @@ struct _ValueBuilder {
         return build(&cursor, tokens, arena)
     }
 
+    /// The value at `tokens[index]`; when it is an object and `members` is
+    /// given, with only those members (the others are skipped on the tape).
+    mutating func value(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>,
+                        keeping members: _Projection?) -> JSONValue {
+        guard let members, tokens[index].kind == _Kind.object else { return value(at: index, tokens: tokens, arena: arena) }
+        var object = JSONObject()
+        var cursor = index + 1
+        for _ in 0..<tokens[index].count {
+            let token = tokens[cursor]
+            let kept = members.names.contains { name in
+                name.count == token.length
+                    && name.withUnsafeBufferPointer { _equalBytes($0.baseAddress!, arena + token.arenaOffset, token.length) }
+            }
+            if kept {
+                object[self.key(at: cursor, tokens: tokens, arena: arena)] = value(at: cursor + 1, tokens: tokens, arena: arena)
+            }
+            cursor += 1 + tokens[cursor + 1].size
+        }
+        return .object(object)
+    }
+
     private mutating func build(_ cursor: inout Int, _ tokens: UnsafePointer<sj_token>,
                                 _ arena: UnsafePointer<UInt8>) -> JSONValue {
         let token = tokens[cursor]

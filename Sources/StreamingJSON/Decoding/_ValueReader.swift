@@ -230,6 +230,14 @@ package final class _ValueReader {
         return _describeKind(stream.tokens[inTargetObject ? local + 1 : local].kind)
     }
 
+    /// The element (or member's value) last returned, built now from the
+    /// tape; an object with only the members in `members` (nil: all).
+    package func lastElementValue(keeping members: _Projection?) -> JSONValue {
+        guard let start = elementStart, let local = stream.local(start) else { return .null }
+        let index = inTargetObject ? local + 1 : local
+        return builder.value(at: index, tokens: stream.tokens, arena: stream.arena, keeping: members)
+    }
+
     /// The key of the member last returned (when it was not built).
     package var lastMemberKey: String? {
         guard inTargetObject, let start = elementStart, let local = stream.local(start) else { return nil }
