@@ -34,6 +34,8 @@ struct ResultFormatter {
             style.tabs = true
         } else if let indent = options.indent {
             style.indent = indent
+            // jq 1.8.2 keeps the line breaks at --indent 0 (only -c is compact).
+            style.breaksLines = indent == 0 && options.jqMode && options.layout == .pretty
         } else if options.layout == .pretty {
             style.indent = 2
         }

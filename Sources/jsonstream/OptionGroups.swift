@@ -222,7 +222,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(help: "Indent with a tab per level.")
     var tab = false
 
-    @Option(help: ArgumentHelp("Indent with this many spaces per level (0 to 7; 0 is compact).", valueName: "n"))
+    @Option(help: ArgumentHelp("Indent with this many spaces per level (0 to 7; 0 is compact, and with --jq, as in jq 1.8, line breaks without indentation).", valueName: "n"))
     var indent: Int?
 
     @Option(help: ArgumentHelp(

@@ -12,6 +12,8 @@ package struct JQOutputStyle: Sendable {
     package var colors = false
     /// The colours when `colors` is on: jq 1.8's unless `JQ_COLORS` says otherwise.
     package var palette = JQColorPalette.jqDefault
+    /// Line breaks even with an indent of 0: jq 1.8's `--indent 0` (without `-c`).
+    package var breaksLines = false
     /// Literal numbers in jq 1.8's canonical form (`1E+2`), as jq prints
     /// them; off, they are written exactly as read.
     package var canonicalNumbers = true
@@ -29,7 +31,7 @@ package struct JQOutputStyle: Sendable {
         self.palette = palette
     }
 
-    var isPretty: Bool { tabs || indent > 0 }
+    var isPretty: Bool { tabs || indent > 0 || breaksLines }
 }
 
 /// The eight escape sequences jq colours output with, in its order: null,
