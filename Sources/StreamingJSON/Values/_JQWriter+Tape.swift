@@ -32,8 +32,12 @@ extension _JQWriter {
             }
         case _Kind.string:
             writeString(utf8: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), into: &bytes)
+        case _Kind.array where token.count == 0:
+            bytes.append(contentsOf: "[]".utf8)
+        case _Kind.object where token.count == 0:
+            bytes.append(contentsOf: "{}".utf8)
         case _Kind.array:
-            guard token.count > 0, level < Self.depthLimit else { break }
+            guard level < Self.depthLimit else { break }
             bytes.append(UInt8(ascii: "["))
             var cursor = index + 1
             for position in 0..<token.count {
@@ -44,7 +48,7 @@ extension _JQWriter {
             bytes.append(UInt8(ascii: "]"))
             return index + token.size
         default:  // object
-            guard token.count > 0, level < Self.depthLimit, Self.hasDistinctKeys(tokens, arena, object: index) else { break }
+            guard level < Self.depthLimit, Self.hasDistinctKeys(tokens, arena, object: index) else { break }
             bytes.append(UInt8(ascii: "{"))
             var cursor = index + 1
             for position in 0..<token.count {
@@ -59,8 +63,8 @@ extension _JQWriter {
             bytes.append(UInt8(ascii: "}"))
             return index + token.size
         }
-        if token.kind == _Kind.array || token.kind == _Kind.object {
-            // Empty, too deep, or an object with a repeated key: as built.
+        if (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0 {
+            // Too deep, or an object with a repeated key: as built.
             var builder = _ValueBuilder()
             write(builder.value(at: index, tokens: tokens, arena: arena), level: level, into: &bytes)
             return index + token.size
