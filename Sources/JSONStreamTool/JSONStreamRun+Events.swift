@@ -105,93 +105,68 @@ extension JSONStreamRun {
         }
     }
 
+    /// `fromstream(N|truncate_stream(inputs))` with `-n --stream`: the
+    /// elements at depth 1 of every input value, read as `--jq` streams an
+    /// array's elements, for the rewritten program to take apart further.
+    func runStreamIdiom(_ program: JSONFilter) throws {
+        exitRule.beginUnit()
+        if streamIdiomIsBare && formatter.copiesFromTape && formatter.writesIncrementally(isObject: false) {
+            return try copyStreamIdiom()
+        }
+        var members: _Projection?
+        var program = program
+        if let depthOne = streamIdiomDepthOne { (program, members) = depthOne }
+        // At depth 1 the idiom's own test (a non-empty array or object) is
+        // made on the tape, and the filter after it builds what it reads.
+        let testsOnTape = streamIdiomDepthOne != nil
+        context.nextStreamedElement = { [unowned self] in
+            while let element = try self.nextDepthOneElement(building: !testsOnTape) {
+                guard let reader = element.reader, testsOnTape else {
+                    self.currentStreamedElement = element
+                    return element.value
+                }
+                guard reader.lastElementIsNonEmptyContainer else { continue }
+                self.currentStreamedElement = element
+                return reader.lastElementValue(keeping: members)
+            }
+            return nil
+        }
+        defer { context.nextStreamedElement = nil }
+        _ = try apply(to: .null, at: currentStreamedElement?.locatedNow.knownLocation, using: program)
+    }
+
     /// `fromstream(1|truncate_stream(inputs))` alone: each element that is
     /// a non-empty array or object, written from the tape, never built.
     private func copyStreamIdiom() throws {
-        exitRule.beginUnit()
-        inputs.reader?.buildsValues = false
+        while let element = try nextDepthOneElement(building: false) {
+            guard let reader = element.reader, reader.lastElementIsNonEmptyContainer else { continue }
+            formatter.append(from: reader, into: &sink.buffer)
+            counters.resultsOut += 1
+            exitRule.result(isFalseOrNull: false)
+            try sink.resultEnded()
+            if let limit = options.limit, counters.resultsOut >= limit { throw Stop.limitReached }
+        }
+    }
+
+    /// The next element at depth 1 of the input values (a scalar value has
+    /// none), built or not; nil at the end of the inputs.
+    private func nextDepthOneElement(building: Bool) throws -> InputElement? {
         var scalarRoot = false
-        while let item = try nextRootItem() {
+        while true {
+            inputs.reader?.buildsValues = building
+            guard let item = try nextRootItem() else { return nil }
             switch item {
             case .element(let element, _):
-                guard !scalarRoot else {
+                if scalarRoot {
                     scalarRoot = false
                     continue
                 }
-                guard let reader = element.reader, reader.lastElementIsNonEmptyContainer else { continue }
-                formatter.append(from: reader, into: &sink.buffer)
-                counters.resultsOut += 1
-                exitRule.result(isFalseOrNull: false)
-                try sink.resultEnded()
-                if let limit = options.limit, counters.resultsOut >= limit { throw Stop.limitReached }
+                return element
             case .mark(.whole):
                 scalarRoot = true
             case .mark:
                 break
             }
-            inputs.reader?.buildsValues = false
         }
-    }
-
-    /// `fromstream(1|truncate_stream(inputs)) | f`: f over each element that
-    /// is a non-empty array or object, seen on the tape, built with only the
-    /// members f can observe.
-    private func streamIdiomDepthOne(_ program: JSONFilter, members: _Projection?) throws {
-        exitRule.beginUnit()
-        context.nextStreamedElement = { [unowned self] in
-            var scalarRoot = false
-            while true {
-                self.inputs.reader?.buildsValues = false
-                guard let item = try self.nextRootItem() else { return nil }
-                switch item {
-                case .element(let element, _):
-                    guard !scalarRoot else {
-                        scalarRoot = false
-                        continue
-                    }
-                    guard let reader = element.reader, reader.lastElementIsNonEmptyContainer else { continue }
-                    self.currentStreamedElement = element
-                    return reader.lastElementValue(keeping: members)
-                case .mark(.whole):
-                    scalarRoot = true
-                case .mark:
-                    break
-                }
-            }
-        }
-        defer { context.nextStreamedElement = nil }
-        _ = try apply(to: .null, at: currentStreamedElement?.locatedNow.knownLocation, using: program)
-    }
-
-    /// `fromstream(N|truncate_stream(inputs))` with `-n --stream`: the
-    /// elements at depth 1 of every input value, read as `--jq` streams an
-    /// array's elements, for the rewritten program to take apart further.
-    func runStreamIdiom(_ program: JSONFilter) throws {
-        if streamIdiomIsBare && formatter.copiesFromTape && formatter.writesIncrementally(isObject: false) {
-            return try copyStreamIdiom()
-        }
-        if let (depthOne, members) = streamIdiomDepthOne { return try streamIdiomDepthOne(depthOne, members: members) }
-        context.nextStreamedElement = { [unowned self] in
-            var scalarRoot = false
-            while let item = try self.nextRootItem() {
-                switch item {
-                case .element(let element, _):
-                    if scalarRoot {
-                        scalarRoot = false  // a scalar root has nothing at depth 1
-                        continue
-                    }
-                    self.currentStreamedElement = element
-                    return element.value
-                case .mark(.whole):
-                    scalarRoot = true
-                case .mark:
-                    break
-                }
-            }
-            return nil
-        }
-        defer { context.nextStreamedElement = nil }
-        exitRule.beginUnit()
-        _ = try apply(to: .null, at: currentStreamedElement?.locatedNow.knownLocation, using: program)
     }
 }

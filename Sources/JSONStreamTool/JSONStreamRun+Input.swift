@@ -116,7 +116,7 @@ extension JSONStreamRun {
     /// `--path` to something other than an array or object, or to nothing:
     /// reported as the element's error (exit 5); the next document goes on.
     private func pathProblem(_ mark: _RootMark, reader: _ValueReader) {
-        let path = Self.describePath(options.path)
+        let path = JSONFilterPlan.describe(options.path)
         let message: String
         switch mark {
         case .whole(let keys):
@@ -137,13 +137,6 @@ extension JSONStreamRun {
         inputFailed = true
         let place = reader.elementPosition().map { "\(inputs.name):\($0.line):\($0.column)" } ?? inputs.name
         say("jsonstream: error (at \(place)): \(message)")
-    }
-
-    private static func describePath(_ path: [String]) -> String {
-        path.map { key in
-            key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && !(key.first?.isNumber ?? true)
-                ? ".\(key)" : "[\(JSONValue.string(key))]"
-        }.joined()
     }
 
     /// `, element N` after a position, where N means something: not with

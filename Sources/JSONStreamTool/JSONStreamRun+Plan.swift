@@ -14,9 +14,55 @@ import StreamingJSON
 func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterPlan? {
     guard !options.nullInput, !options.slurp, !options.rawInput, !options.streamEvents else { return nil }
     let plan = filter.plan
-    // Parts read each value once per part: only a file can be read again.
-    if plan.strategy == .inParts && !options.explain && !allRegularFiles(options.files) { return nil }
+    // Parts read each value once per part: only a file can be read again,
+    // and only a large value repays it (JSON Lines is faster built whole).
+    if plan.strategy == .inParts && !options.explain
+        && !(allRegularFiles(options.files) && options.files.allSatisfy(startsWithLargeValue)) {
+        return nil
+    }
     return plan
+}
+
+/// Whether the first value in `file` goes on past its first MiB: a scan
+/// of the brackets outside strings.
+private func startsWithLargeValue(_ file: String) -> Bool {
+    let window = 1 << 20
+    guard let bytes = readPrefix(file, count: window) else { return false }
+    var depth = 0, inString = false, escaped = false, started = false
+    for byte in bytes {
+        if inString {
+            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
+            else if byte == UInt8(ascii: "\"") { inString = false }
+            continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""): inString = true
+        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; started = true
+        case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+        case 0x20, 0x09, 0x0A, 0x0D: break
+        default: started = true
+        }
+        if started && depth <= 0 && !inString && byte != UInt8(ascii: "\"") {
+            if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") { return false }
+        }
+    }
+    return bytes.count == window && depth > 0
+}
+
+/// Up to `count` bytes from the start of `file`.
+private func readPrefix(_ file: String, count: Int) -> [UInt8]? {
+    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+        let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
+        if got < 0 && errno == EINTR { continue }
+        if got <= 0 { break }
+        filled += got
+    }
+    return Array(bytes[..<filled])
 }
 
 /// `--jq -s`: a plan that streams or copies the slurped array itself (its

@@ -1,4 +1,3 @@
-import Foundation
 import JSONFilter
 import StreamingJSON
 
@@ -19,32 +18,19 @@ extension JSONStreamRun {
         while try readRoot(plan, beginsUnit: true) != nil {}
     }
 
-    /// How reading one top-level value went.
-    struct RootOutcome {
-        /// The byte after the value, when its end was seen.
-        var end: UInt64?
-        /// No runtime error in the filter.
-        var succeeded: Bool
-    }
-
     /// Reads the next top-level value with `plan` and runs the filter on
-    /// it; nil when there is none.
-    func readRoot(_ plan: JSONFilterPlan, beginsUnit: Bool) throws -> RootOutcome? {
-        var outcome = RootOutcome(end: nil, succeeded: true)
-        var started = false
+    /// it: whether the filter succeeded, or nil when there is no value.
+    func readRoot(_ plan: JSONFilterPlan, beginsUnit: Bool) throws -> Bool? {
+        var succeeded: Bool?
         while let item = try nextRootItem() {
             guard case .mark(let mark) = item else { continue }
-            if case .rootEnd(let offset) = mark {
-                outcome.end = offset
-                return outcome
-            }
+            if case .rootEnd = mark { return succeeded ?? true }
             if case .end = mark { continue }
-            started = true
             if beginsUnit { exitRule.beginUnit() }
-            outcome.succeeded = try runRootTarget(mark, plan)
+            succeeded = try runRootTarget(mark, plan)
             if let error = deferredOutputError { throw error }
         }
-        return started ? outcome : nil
+        return succeeded
     }
 
     /// The value the path led to (announced by `mark`), streamed, copied,
@@ -77,59 +63,63 @@ extension JSONStreamRun {
         try apply(to: input, at: location, using: plan.program)
     }
 
-    /// `A, B, …` planned in parts: each top-level value of each file is
-    /// read once per part, from where it starts, the parts in turn. A part
-    /// that fails ends that value's program, as in jq.
+    /// `A, B, …` planned in parts: each part reads the file with a reader of
+    /// its own, all of them a top-level value at a time, in step; a value's
+    /// parts run in turn. A part that fails ends that value's program, as in
+    /// jq (the parts after it only pass over the value).
     private func readRootsInParts(_ plan: JSONFilterPlan) throws {
-        while !inputs.pendingFiles.isEmpty {
-            let file = inputs.pendingFiles.removeFirst()
-            var offset: UInt64 = 0
-            while hasValue(in: file, after: offset) {
+        let files = inputs.pendingFiles
+        inputs.pendingFiles = []  // each file is opened here, once per part
+        for file in files {
+            let readers = plan.parts.map { $0.readsNothing ? nil : openPart(file, $0) }
+            guard let lead = readers.firstIndex(where: { $0 != nil }), !inputUnreadable else { return }
+            inputs.name = file
+            context.inputFilename = .string(file)
+            while true {
+                // Whether another value follows, asked of the first part that reads.
+                inputs.reader = readers[lead]
+                guard let first = try nextRootItem() else { break }
+                heldRootItem = first
                 exitRule.beginUnit()
-                var next: UInt64?
-                for part in plan.parts {
+                var failed = false
+                for (part, reader) in zip(plan.parts, readers) {
                     if part.readsNothing {
-                        guard try apply(to: .null, at: nil, using: part.program) else { break }
+                        if !failed { failed = !(try apply(to: .null, at: nil, using: part.program)) }
                         continue
                     }
-                    openPart(file, at: offset, part)
-                    let outcome = try readRoot(part, beginsUnit: false)
-                    closeCurrentInput()
-                    guard let outcome, let end = outcome.end else { return }  // a syntax error: reported
-                    next = offset + end  // the reader counts from where it started
-                    if !outcome.succeeded { break }
+                    inputs.reader = reader
+                    guard let succeeded = failed ? try passOverRoot() : try readRoot(part, beginsUnit: false) else {
+                        return  // a syntax error, reported
+                    }
+                    failed = failed || !succeeded
                 }
-                guard let next, next > offset else { break }
-                offset = next
             }
+            closeCurrentInput()
         }
     }
 
-    /// `file` read from `offset` for one part of a plan.
-    private func openPart(_ file: String, at offset: UInt64, _ part: JSONFilterPlan) {
+    /// The current reader's next top-level value, parsed and not used.
+    private func passOverRoot() throws -> Bool? {
+        inputs.reader?.buildsValues = false
+        defer { inputs.reader?.buildsValues = true }
+        while let item = try nextRootItem() {
+            if case .mark(.rootEnd) = item { return true }
+        }
+        return nil
+    }
+
+    /// `file` read for one part of a plan.
+    private func openPart(_ file: String, _ part: JSONFilterPlan) -> _ValueReader? {
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         do {
-            inputs.reader = try _ValueReader(contentsOfFile: file, format: .jsonLines, path: part.path,
-                                             followingRoots: true, startingAt: offset, limits: options.limits,
-                                             projection: part.elementMembers.map(_Projection.init),
-                                             beforeBlockingRead: flush)
-            inputs.name = file
-            context.inputFilename = .string(file)
+            return try _ValueReader(contentsOfFile: file, format: .jsonLines, path: part.path, followingRoots: true,
+                                    limits: options.limits, projection: part.elementMembers.map(_Projection.init),
+                                    beforeBlockingRead: flush)
         } catch {
             inputUnreadable = true
             say("jsonstream: error: Could not open \(file): \(reason(error))")
+            return nil
         }
-    }
-
-    /// Whether `file` holds anything but whitespace after `offset`.
-    private func hasValue(in file: String, after offset: UInt64) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: file) else { return false }
-        defer { try? handle.close() }
-        try? handle.seek(toOffset: offset)
-        while let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-            if chunk.contains(where: { !_isWhitespaceByte($0) }) { return true }
-        }
-        return false
     }
 
     /// The plan's filter, reading the target's elements as they are parsed;
@@ -227,6 +217,10 @@ extension JSONStreamRun {
     /// The next mark or element of the inputs, read following roots; nil at
     /// the end of the last input. Errors are reported as `nextElement` does.
     func nextRootItem() throws -> RootItem? {
+        if let held = heldRootItem {
+            heldRootItem = nil
+            return held
+        }
         while true {
             guard let reader = inputs.reader else {
                 guard !inputs.finished, !inputs.pendingFiles.isEmpty else { return nil }
@@ -259,7 +253,3 @@ extension JSONStreamRun {
     }
 }
 
-/// JSON's whitespace: space, tab, line feed, carriage return.
-private func _isWhitespaceByte(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-}

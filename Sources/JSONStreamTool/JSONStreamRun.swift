@@ -271,6 +271,8 @@ final class JSONStreamRun {
     /// `--stream`: the inputs are jq's events, made from the parser's tokens.
     var makesEvents = false
     let events = StreamEvents()
+    /// `A, B` in parts: a mark read ahead, to know whether a value follows.
+    var heldRootItem: RootItem?
     /// The element a streamed program read last, for its error messages.
     var currentStreamedElement: InputElement?
     /// `--jq` with a plan: the inputs are read following each top-level

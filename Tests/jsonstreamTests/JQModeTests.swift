@@ -40,6 +40,23 @@ struct JQModeTests {
         #expect(nested.lines == [#"[{"a":2}]"#])
     }
 
+    @Test("A, B over a file whose first value is large: each part read on its own, jq's output and status")
+    func partsOfALargeValue() async throws {
+        let directory = try TemporaryDirectory()
+        let items = (0..<60_000).map { #"{"id":\#($0),"name":"n\#($0)"}"# }.joined(separator: ",")
+        try directory.file("big.json", #"{"meta":{"version":"2.1"},"items":["# + items + "]}\n" + #"{"items":[1,2]}"# + "\n7\n")
+        let path = directory.path("big.json")
+        let plan = try await jsonstream(["--jq", "--explain", #".meta.version, (.items | length), "end""#, path])
+        #expect(plan.stderr.hasPrefix("jsonstream: plan: in parts"), "\(plan.stderr)")
+        let run = try await jsonstream(["--jq", "-c", #".meta.version, (.items | length), "end""#, path])
+        #expect(run.lines == [#""2.1""#, "60000", #""end""#, "null", "2", #""end""#])
+        #expect(run.status == 5)  // the last value, 7, cannot be indexed: jq's status is the last input's
+        #expect(run.stderr.contains(#"Cannot index number with string ("meta")"#), "\(run.stderr)")
+        // A part that fails ends that value's program; the next value is read in step.
+        let failing = try await jsonstream(["--jq", "-c", #"(.items | first), error("x"), .meta"#, path])
+        #expect(failing.lines == [#"{"id":0,"name":"n0"}"#, "1"])
+    }
+
     @Test("--stream and --explain go with --jq: a usage error without it")
     func streamNeedsJQ() async throws {
         let run = try await jsonstream(["--stream", "."], input: "[1]")

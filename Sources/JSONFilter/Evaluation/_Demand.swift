@@ -15,6 +15,15 @@ enum _Demand: Equatable, Sendable {
     case members(Set<String>)
     case whole
 
+    /// The members observed: none, some, or nil for the whole input.
+    var members: Set<String>? {
+        switch self {
+        case .none: return []
+        case .members(let keys): return keys
+        case .whole: return nil
+        }
+    }
+
     func union(_ other: _Demand) -> _Demand {
         switch (self, other) {
         case (.none, _): return other
@@ -94,10 +103,6 @@ extension JSONFilter {
     /// may observe the whole input. A caller may build only these members of
     /// each object it feeds the filter (see `_Demand`).
     package var observedMembers: Set<String>? {
-        switch _Demand.of(root, output: .whole) {
-        case .none: return []
-        case .members(let keys): return keys
-        case .whole: return nil
-        }
+        _Demand.of(root, output: .whole).members
     }
 }

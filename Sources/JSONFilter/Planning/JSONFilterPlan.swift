@@ -90,7 +90,8 @@ public struct JSONFilterPlan: Sendable, CustomStringConvertible {
         return "when \(place) is not \(kinds), the value there is built and the filter runs on it as jq's would"
     }
 
-    static func describe(_ path: [String]) -> String {
+    /// A key path as jq writes it: `.a.b`, `."a b"`, `.` for none.
+    package static func describe(_ path: [String]) -> String {
         path.isEmpty ? "." : path.map { key in
             key.allSatisfy { $0.isLetter || $0 == "_" || $0.isNumber } && !(key.first?.isNumber ?? true)
                 ? ".\(key)" : ".\(_jqText(.string(key)))"
@@ -157,31 +158,17 @@ extension JSONFilter {
                 return JSONFilterPlan(whole: "the filter imports modules (or ~/.jq), which are not analysed")
             }
         }
-        var definitions: [_FunctionDefinition] = []
-        var body = origin.parsed.filter
-        while case .define(let definition, let rest) = body {
-            definitions.append(definition)
-            body = rest
-        }
+        let (definitions, body) = splitDefinitions
         if let path = Self.keyPath(body) { return JSONFilterPlan(copying: path) }
         let planner = _Planner(defining: Self.definedNames(origin.parsed.filter))
         guard let shape = planner.stream(body) else {
             return partsPlan(of: body, definitions: definitions)
                 ?? JSONFilterPlan(whole: "no part of it reads the input one element at a time")
         }
-        var rewritten = origin.parsed
-        rewritten.filter = shape.filter
-        for definition in definitions.reversed() { rewritten.filter = .define(definition, rest: rewritten.filter) }
-        guard let program = try? JSONFilter(parsed: rewritten, origin: origin) else {
+        guard let program = compiled(shape.filter, inside: definitions) else {
             return JSONFilterPlan(whole: "its streamed form does not compile")
         }
-        let members = shape.elementFilter.flatMap { filter -> Set<String>? in
-            switch _Demand.of(filter, output: .whole) {
-            case .none: return []
-            case .members(let keys): return keys
-            case .whole: return nil
-            }
-        }
+        let members = shape.elementFilter.flatMap { _Demand.of($0, output: .whole).members }
         return JSONFilterPlan(streaming: shape, program: program, members: members)
     }
 
@@ -200,10 +187,7 @@ extension JSONFilter {
         guard branches.count > 1 else { return nil }
         var parts: [JSONFilterPlan] = []
         for branch in branches {
-            var parsed = origin.parsed
-            parsed.filter = branch
-            for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
-            guard let filter = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
+            guard let filter = compiled(branch, inside: definitions) else { return nil }
             let plan = filter.plan
             let readsNothing = !_Planner.readsInput(branch)
             guard plan.strategy == .streamed || plan.strategy == .copied || readsNothing else { return nil }
@@ -267,12 +251,7 @@ extension JSONFilter {
     }
 
     package var streamIdiom: StreamIdiom? {
-        var definitions: [_FunctionDefinition] = []
-        var body = origin.parsed.filter
-        while case .define(let definition, let rest) = body {
-            definitions.append(definition)
-            body = rest
-        }
+        var (definitions, body) = splitDefinitions
         var rest: _Filter?
         if case .pipe(let left, let right) = body {
             body = left
@@ -291,23 +270,36 @@ extension JSONFilter {
             elif type == "array" or type == "object" then .[] | __sj_at($n - 1) else empty end;
             _streamed_elements | __sj_at(\(Int(depth) - 1))
             """
-        guard var parsed = try? _Parser.parseProgram(source) else { return nil }
-        if let rest { parsed.filter = Self.appending(rest, to: parsed.filter) }
-        for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
-        parsed.imports = origin.parsed.imports
-        guard let program = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
+        guard let idiom = try? _Parser.parseProgram(source).filter,
+              let program = compiled(rest.map { Self.appending($0, to: idiom) } ?? idiom, inside: definitions)
+        else { return nil }
         var depthOne: JSONFilter?
         var members: Set<String>?
         if depth == 1, let rest {
-            var direct = origin.parsed
-            direct.filter = .pipe(_Planner.elements, rest)
-            for definition in definitions.reversed() { direct.filter = .define(definition, rest: direct.filter) }
-            depthOne = try? JSONFilter(parsed: direct, origin: origin)
-            if case .members(let keys) = _Demand.of(rest, output: .whole) { members = keys }
-            if case .none = _Demand.of(rest, output: .whole) { members = [] }
+            depthOne = compiled(.pipe(_Planner.elements, rest), inside: definitions)
+            members = _Demand.of(rest, output: .whole).members
         }
         return StreamIdiom(program: program, depth: Int(depth), isBare: rest == nil, depthOneProgram: depthOne,
                            depthOneMembers: members)
+    }
+
+    /// The program's top-level definitions, and the query inside them.
+    private var splitDefinitions: ([_FunctionDefinition], _Filter) {
+        var definitions: [_FunctionDefinition] = []
+        var body = origin.parsed.filter
+        while case .define(let definition, let rest) = body {
+            definitions.append(definition)
+            body = rest
+        }
+        return (definitions, body)
+    }
+
+    /// `body` compiled inside `definitions`, with this program's imports and arguments.
+    private func compiled(_ body: _Filter, inside definitions: [_FunctionDefinition]) -> JSONFilter? {
+        var parsed = origin.parsed
+        parsed.filter = body
+        for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }
+        return try? JSONFilter(parsed: parsed, origin: origin)
     }
 
     /// `filter | rest`, inside `filter`'s definitions.

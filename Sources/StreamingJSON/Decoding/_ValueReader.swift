@@ -78,10 +78,10 @@ package final class _ValueReader {
     /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
     ///   `EACCES` …), `EISDIR` for a directory.
     package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
-                             followingRoots: Bool = false, makingEvents: Bool = false, startingAt offset: UInt64 = 0,
+                             followingRoots: Bool = false, makingEvents: Bool = false,
                              limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
                              beforeBlockingRead: (() -> Void)? = nil) throws {
-        let source = try _ReaderSource(path: path, offset: offset, beforeBlockingRead: beforeBlockingRead)
+        let source = try _ReaderSource(path: path, beforeBlockingRead: beforeBlockingRead)
         let mode: _StreamMode? = makingEvents ? .events : followingRoots ? .roots : format.streamMode(path: keyPath)
         self.init(source: source, mode: mode, path: makingEvents ? [] : keyPath,
                   limits: limits, projection: projection)
@@ -188,7 +188,7 @@ package final class _ValueReader {
     private func rootsEvent(at local: Int) -> Event? {
         let token = stream.tokens[local]
         if token.kind == _Kind.mark {
-            let mark = _RootMark(code: Int32(token.a), keysFollowed: Int(token.b), position: token.position)
+            let mark = _RootMark(code: Int32(token.a), keysFollowed: Int(token.b))
             switch mark {
             case .object: inTargetObject = true; index = -1
             case .array: index = -1
@@ -281,18 +281,13 @@ final class _ReaderSource: _ByteSource {
     private let ownsDescriptor: Bool
     private let beforeBlockingRead: (() -> Void)?
 
-    /// `offset`: where to start in a regular file (a second pass over it).
-    init(path: String, offset: UInt64 = 0, beforeBlockingRead: (() -> Void)?) throws {
+    init(path: String, beforeBlockingRead: (() -> Void)?) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var info = stat()
         if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
             throw POSIXError(.EISDIR)
-        }
-        if offset > 0 && lseek(fd, off_t(offset), SEEK_SET) < 0 {
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
         }
         descriptor = fd
         ownsDescriptor = true
@@ -348,12 +343,12 @@ package enum _RootMark: Equatable, Sendable {
     case whole(keysFollowed: Int)
     /// The object found after `keysFollowed` keys has no member for the next key.
     case missing(keysFollowed: Int)
-    /// The top-level value ends at this byte offset (the one after it).
-    case rootEnd(offset: UInt64)
+    /// The top-level value ends here.
+    case rootEnd
 
-    init(code: Int32, keysFollowed: Int, position: UInt64) {
+    init(code: Int32, keysFollowed: Int) {
         switch code {
-        case Int32(SJ_MARK_ROOT_END): self = .rootEnd(offset: position)
+        case Int32(SJ_MARK_ROOT_END): self = .rootEnd
         case Int32(SJ_MARK_ARRAY): self = .array
         case Int32(SJ_MARK_OBJECT): self = .object
         case Int32(SJ_MARK_END): self = .end
