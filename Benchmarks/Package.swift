@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 // Benchmarks of StreamingJSON with ordo-one/benchmark, kept in a package of
 // their own so that the library itself never depends on the benchmark tool.
 //

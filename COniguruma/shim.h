@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Oniguruma, jq's regular-expression engine: JSONFilter's test, match,
 // capture, sub and gsub use it so that patterns mean what they mean in jq.
 #include <oniguruma.h>

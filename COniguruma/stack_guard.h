@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How much stack the jq evaluator may still use on this thread. The evaluator
 // (JSONFilter/Evaluation/_Evaluator.swift) hands outputs to continuations, so
 // its stack grows with the nesting of the program *and* with what a program

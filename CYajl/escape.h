@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // String escaping for the encoder: the bytes of a JSON string's content,
 // escaped as Foundation's JSONEncoder escapes them, 16 bytes at a time
 // (SSE2) or 8 at a time elsewhere. Both writers use it: `_JSONOutput.writeEscaped`

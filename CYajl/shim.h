@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C boundary of StreamingJSON: yajl's headers, non-variadic wrappers for
 // its variadic configuration calls (Swift cannot call C variadics), the
 // token callbacks that fill the tape (tape.h), and the encoder's string

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tape: yajl's events, recorded by C callbacks so that no Swift code runs
 // per token while yajl parses.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Feeding yajl: the parser's life cycle, and tokens that go on past the end
 // of a chunk.
 //

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 // The fuzz targets (libFuzzer), kept in a package of their own so that the
 // main package's default build and tests never need the sanitizer runtimes.
 // Build and run them with scripts/fuzz.

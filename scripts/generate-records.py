@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes a deterministic dump of realistic beer records: a root-level JSON
 array (default) or JSON Lines. Same arguments, same bytes, on any machine.
 

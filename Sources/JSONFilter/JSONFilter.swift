@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// A jq program, compiled once and applied to any number of values.

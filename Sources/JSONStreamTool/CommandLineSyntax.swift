@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The parts of jq's command-line syntax that an argument parser with one
 /// value per option does not cover, and the parsing of option values.
 package enum CommandLineSyntax {

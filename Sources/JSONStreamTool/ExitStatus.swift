@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `jsonstream`'s exit statuses: jq 1.8's.
 ///
 /// | status | meaning |

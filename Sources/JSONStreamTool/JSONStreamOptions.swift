@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// Everything a `jsonstream` run is asked to do, independent of how it was

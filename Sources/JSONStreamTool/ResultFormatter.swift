@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// Turns each result into output bytes, as jq prints it, or as a table row

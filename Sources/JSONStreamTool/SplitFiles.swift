@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `--split-lines N PREFIX`: results go to numbered JSON Lines files of N
 /// lines each, `PREFIX00000.jsonl`, `PREFIX00001.jsonl` … (five digits,
 /// more past 99 999), so that Spark, Dask or DuckDB can read the shards in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The record written by scripts/generate-records.py. The Benchmarks package

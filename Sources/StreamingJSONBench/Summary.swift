@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A root type that walks a huge array through the incremental container,
 /// keeping one record at a time.
 struct Summary: Decodable {

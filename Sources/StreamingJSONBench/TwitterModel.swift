@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // Typed model of twitter.json (Tests/Fixtures/nativejson), shared by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // streamingjson-bench: decodes a records dump one way and prints what it took.
 // Used by scripts/demo, scripts/compare, scripts/compare-decode, scripts/bench-encode
 // and scripts/bench-memory.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The benchmark table of scripts/compare (which installs, generates and builds
 what this needs, then runs it): every contender a separate process, measured
 by measure.py (wall seconds, peak RSS of the child), all of them interleaved

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The `jsonstream --jq` part of scripts/compare: jq command lines run
 unchanged by jq 1.8.2 and by `jsonstream --jq`, side by side, on the 200 MB
 records array and on the same records as `{"meta": ..., "items": [...]}`;

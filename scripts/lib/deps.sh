@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the scripts: installs the system packages they need when missing.
 # Debian/Ubuntu: apt-get (as root, or through sudo); macOS: Homebrew.
 # Usage: ensure_packages deb-package... (Homebrew names are mapped below)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """jq's `.[] | select(.abv > 8) | {name, style}` in Python with ijson on its
 yajl2_c backend (the C extension over yajl), for scripts/compare:
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """jaq's evaluator benchmarks (Benchmarks/jaq-benches, see its README) for
 scripts/compare-jq, which installs and builds what this needs, then runs it.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Turns the mdoc page that swift-argument-parser's generate-manual writes for
 jsonstream into the page we ship (Documentation/jsonstream.1).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Runs commands and measures them: wall-clock seconds and the peak resident
 memory of the child (from wait4's rusage), so that every contender is
 measured the same way, whatever language it is written in."""

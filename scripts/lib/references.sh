@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the scripts (after deps.sh, which it sources when needed): makes
 # the other implementations of the jq language available, installing them on
 # first use into a cache outside the repository, and prints their paths.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Lists the public symbols declared in this package's sources that have no
 doc comment of their own, from the symbol graphs that
 `swift package generate-documentation` extracts.

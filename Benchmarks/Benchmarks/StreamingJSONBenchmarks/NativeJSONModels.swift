@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // Typed models of the nativejson-benchmark files in Tests/Fixtures/nativejson

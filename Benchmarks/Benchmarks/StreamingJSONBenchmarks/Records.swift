@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // `Record` is Sources/StreamingJSONBench/Record.swift (a symbolic link beside this file).

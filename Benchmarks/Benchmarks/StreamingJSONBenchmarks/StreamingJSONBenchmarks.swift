@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // StreamingJSON measured with ordo-one/benchmark:
 //
 //     cd Benchmarks && swift package benchmark

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // libFuzzer's entry point for programs that have their own `main`. SwiftPM

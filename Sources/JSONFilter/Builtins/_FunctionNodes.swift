@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// A built-in computed from its input alone (`length`, `keys`, `tojson`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 // Built-ins that take filters or produce several outputs. Those jq can

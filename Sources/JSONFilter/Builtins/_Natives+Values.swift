@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 // The value-level work of the Swift built-ins, with jq 1.8's messages.

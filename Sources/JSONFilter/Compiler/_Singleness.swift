@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Which nodes give exactly one output, once calls are known.
 ///
 /// A node's `isSingle` is set from its children when it is built, but a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// Indexing, slicing and iterating, with jq's rules and error messages.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// `+ - * / %` with jq's meaning per type and jq's error messages.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// jq 1.8's own reader of JSON text, for `fromjson`: the same tokenizer,

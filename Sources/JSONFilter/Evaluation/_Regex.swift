@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 // Oniguruma's encoding and syntax tables are C globals that Swift sees as
 // shared mutable state; the library only reads them, and we only take their

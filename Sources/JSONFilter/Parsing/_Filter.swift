@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// A parsed filter: the syntax tree, before names are resolved.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A token of the filter language, with the 1-based column where it starts.
 struct _Token: Equatable {
     enum Kind: Equatable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The filters directly inside a filter, for passes that look at every one.
 extension _Filter {
     func forEachChild(_ body: (_Filter) -> Void) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// `getpath`, `setpath` and `delpaths`, with jq's rules, updating values in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// The assignment operators, with jq 1.8's path semantics: the paths of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// A compiled destructuring pattern: where each part of a value goes.

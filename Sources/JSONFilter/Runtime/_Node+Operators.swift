@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
 /// `a + b`, `a < b`, …: the right operand is the outer loop, as in jq.

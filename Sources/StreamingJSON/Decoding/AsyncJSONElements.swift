@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The elements of a JSON stream whose bytes come from an `AsyncSequence`:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shape of a stream of JSON values.
 ///
 /// Passed to `StreamingJSONDecoder.elements(of:…)`, ``JSONElementFeed`` and

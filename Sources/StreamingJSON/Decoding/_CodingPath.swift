@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A coding path as a list that shares its parent: pushing a key while
 /// descending costs one small node, and the `[CodingKey]` array is built only
 /// when someone asks for `codingPath` (usually an error).

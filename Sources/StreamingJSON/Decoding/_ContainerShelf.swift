@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Keyed containers handed out again, by the decoder and by the encoder.

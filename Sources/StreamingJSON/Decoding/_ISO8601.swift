@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Parses an RFC 3339 date-time, the `.iso8601` strategy's format:

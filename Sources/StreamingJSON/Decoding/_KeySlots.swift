@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The bytes of the coding keys a reused keyed container has met, by the
 /// key's byte: the decoder keeps each key's UTF-8 (`_ObjectContext`), the
 /// encoder each key as written, quotes included, with its duplicate-check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A keyed container that owns its context: `_KeyedContainer` (one unmanaged
 /// reference) and the strong reference that keeps the context alive.
 ///

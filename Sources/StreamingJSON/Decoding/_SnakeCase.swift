@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `convertFromSnakeCase`, as Foundation defines it: underscores at the start

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keyed containers handed out again (see `_ContainerShelf`).
 
 extension _TapeDecoder {

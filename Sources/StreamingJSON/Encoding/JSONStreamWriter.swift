@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Writes a JSON array, or JSON Lines, one element at a time, in constant

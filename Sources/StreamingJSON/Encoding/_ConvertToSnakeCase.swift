@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `convertToSnakeCase`, as Foundation defines it: words split where a lower-
 /// case letter is followed by an upper-case one, and where a run of several
 /// upper-case letters is followed by a lower-case one (the run's last letter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // The encoder and containers of `_DirectEncoding`. Each is a small struct:

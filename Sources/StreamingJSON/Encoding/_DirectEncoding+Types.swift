@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 // The small types `_DirectEncoding` works with: its frames, key spans, and the

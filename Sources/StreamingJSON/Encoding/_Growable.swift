@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A growable buffer of plain values on manually managed memory, for the
 /// encoding tape.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Writes the `.iso8601` strategy's text, `"2017-11-13T14:30:15Z"`, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The bytes being written: all of them for `encode(_:)`, or up to about

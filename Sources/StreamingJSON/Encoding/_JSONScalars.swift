@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CYajl
 /// The text of JSON scalars, appended to a byte buffer exactly as
 /// Foundation's `JSONEncoder` writes them.

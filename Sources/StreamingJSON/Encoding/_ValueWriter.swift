@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Encodes values one at a time and writes each to the output: the engine
 /// behind `encode(_:)`, `encode(_:to:)` and `JSONStreamWriter`.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Input that is not valid JSON (or breaks one of the decoder's limits).
 ///
 /// Thrown as the `underlyingError` of `DecodingError.dataCorrupted`. Positions

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Bytes pushed in by the caller (`JSONElementFeed`, async sequences) instead

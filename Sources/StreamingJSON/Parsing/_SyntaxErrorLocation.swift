@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Turns yajl's error (a message and an offset in the chunk that is not
 /// always the offending byte) into our message and the index of the first
 /// byte that could not be accepted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON object that keeps its keys in order.
 ///
 /// Keys come out in the order they were first inserted (document order for

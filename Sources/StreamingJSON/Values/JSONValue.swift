@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Any JSON value, as jq sees it: what `jsonstream` filters over, and a
 /// `Codable` type for JSON whose shape is not known in advance.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CYajl
 
 // Writing a value straight from the tape, for `jsonstream --jq .`: the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How `_JQWriter` lays out values: jq's output options.
 package struct JQOutputStyle: Sendable {
     /// Spaces per level when pretty; 0 for compact (`-c`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Runs blocking work (reading a pipe that another thread fills slowly) on a

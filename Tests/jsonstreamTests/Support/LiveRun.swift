@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// `jsonstream` running with pipes on stdin and stdout that the test drives:
