@@ -26,9 +26,36 @@ let package = Package(
             pkgConfig: "yajl",
             providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
         ),
+        // The decompressors for gzip, zstd, bzip2 and xz input, recognised by
+        // its first bytes (Parsing/_Decompression.swift).
+        .systemLibrary(
+            name: "CZlib",
+            path: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            path: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+        ),
+        // libbz2 ships no pkg-config file; its header and library are in the
+        // default search paths (the SDK's on macOS).
+        .systemLibrary(
+            name: "CBzip2",
+            path: "CBzip2",
+            providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]
+        ),
+        .systemLibrary(
+            name: "CLzma",
+            path: "CLzma",
+            pkgConfig: "liblzma",
+            providers: [.apt(["liblzma-dev"]), .brew(["xz"])]
+        ),
         .target(
             name: "StreamingJSON",
-            dependencies: ["CYajl"],
+            dependencies: ["CYajl", "CZlib", "CZstd", "CBzip2", "CLzma"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Oniguruma, the regular-expression engine jq uses; only JSONFilter

@@ -2,16 +2,29 @@
 # Sourced by the scripts: installs the system packages they need when missing.
 # Debian/Ubuntu: apt-get (as root, or through sudo); macOS: Homebrew.
 # Usage: ensure_packages deb-package... (Homebrew names are mapped below)
+#
+# libyajl-dev stands for all the C libraries the StreamingJSON target links:
+# yajl and the decompressors (zlib, zstd, bzip2, xz).
 
 ensure_packages() {
     local missing=()
-    local pkg
+    local pkg requested=()
     for pkg in "$@"; do
+        requested+=("$pkg")
+        [ "$pkg" = libyajl-dev ] && requested+=(zlib1g-dev libzstd-dev libbz2-dev liblzma-dev)
+    done
+    for pkg in "${requested[@]}"; do
         case "$pkg" in
             libyajl-dev) pkg-config --exists yajl 2>/dev/null || missing+=("$pkg") ;;
+            zlib1g-dev) pkg-config --exists zlib 2>/dev/null || missing+=("$pkg") ;;
+            libzstd-dev) pkg-config --exists libzstd 2>/dev/null || missing+=("$pkg") ;;
+            liblzma-dev) pkg-config --exists liblzma 2>/dev/null || missing+=("$pkg") ;;
+            # No pkg-config file; macOS has it in the SDK.
+            libbz2-dev) [ "$(uname -s)" = Darwin ] || [ -f /usr/include/bzlib.h ] || missing+=("$pkg") ;;
             libonig-dev) pkg-config --exists oniguruma 2>/dev/null || missing+=("$pkg") ;;
             yajl-tools) command -v json_verify >/dev/null 2>&1 || missing+=("$pkg") ;;
             python3-venv) python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=("$pkg") ;;
+            dpkg-shlibdeps) command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev) ;;
             build-essential) { command -v cc && command -v make; } >/dev/null 2>&1 || missing+=("$pkg") ;;
             *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
         esac
@@ -24,6 +37,9 @@ ensure_packages() {
             case "$pkg" in
                 libyajl-dev|yajl-tools) brew_names+=(yajl) ;;
                 libonig-dev) brew_names+=(oniguruma) ;;
+                zlib1g-dev) brew_names+=(zlib) ;;
+                libzstd-dev) brew_names+=(zstd) ;;
+                liblzma-dev) brew_names+=(xz) ;;
                 python3-venv) brew_names+=(python3) ;;
                 build-essential) echo "Missing a C compiler or make: xcode-select --install" >&2; return 1 ;;
                 *) brew_names+=("$pkg") ;;

@@ -58,6 +58,8 @@ package final class _ValueReader {
     package private(set) var index = -1
 
     private let stream: _ElementStream
+    /// The file, for its compressed position (`bytesRead`).
+    private let source: _ReaderSource
     /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
     private var builder = _ValueBuilder()
@@ -113,13 +115,15 @@ package final class _ValueReader {
         // never copied or built.
         options.limits.recordedMembers = projection
         size = source.size.map(UInt64.init)
+        self.source = source
         stream = options.makeStream(source: source, size: source.size, mode: mode, path: path)
         stream.keepsPreviousElement = false  // an element is done with when the next is asked for
         decoder = _TapeDecoder(stream: stream, options: options)
     }
 
-    /// Input bytes consumed so far (parsed, or read ahead by the parsing thread).
-    package var bytesRead: UInt64 { stream.bytesRead }
+    /// Input bytes consumed so far (parsed, or read ahead by the parsing
+    /// thread). For a compressed file, bytes of the file, as `size` counts them.
+    package var bytesRead: UInt64 { source.isCompressedFile ? source.bytesReadFromFile : stream.bytesRead }
 
     /// Whether the input turned out to be an array (`.auto` decides at the
     /// first byte); nil before the first `next()`.
@@ -279,8 +283,18 @@ final class _ReaderSource: _ByteSource {
     let descriptor: Int32
     /// Bytes left to read in a regular file; nil for pipes and terminals.
     let size: Int?
+    /// Whether it is a regular file that starts compressed, and the offset it starts at.
+    let isCompressedFile: Bool
+    private let startOffset: Int64
     private let ownsDescriptor: Bool
-    private let beforeBlockingRead: (() -> Void)?
+    private var beforeBlockingRead: (() -> Void)?
+
+    var prefersReadAhead: Bool { true }
+
+    func takeBlockingReadHook() -> (() -> Void)? {
+        defer { beforeBlockingRead = nil }
+        return beforeBlockingRead
+    }
 
     init(path: String, beforeBlockingRead: (() -> Void)?) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -293,6 +307,7 @@ final class _ReaderSource: _ByteSource {
         descriptor = fd
         ownsDescriptor = true
         size = Self.remainingSize(fd)
+        (startOffset, isCompressedFile) = Self.compressedFileStart(fd, size: size)
         self.beforeBlockingRead = size == nil ? beforeBlockingRead : nil
     }
 
@@ -300,11 +315,28 @@ final class _ReaderSource: _ByteSource {
         self.descriptor = descriptor
         ownsDescriptor = false
         size = Self.remainingSize(descriptor)
+        (startOffset, isCompressedFile) = Self.compressedFileStart(descriptor, size: size)
         self.beforeBlockingRead = size == nil ? beforeBlockingRead : nil
     }
 
     deinit {
         if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Where a regular file's reading starts, and whether it starts with a
+    /// compression signature (looked at without moving the offset).
+    private static func compressedFileStart(_ fd: Int32, size: Int?) -> (Int64, Bool) {
+        guard size != nil else { return (0, false) }
+        let start = Int64(max(0, lseek(fd, 0, SEEK_CUR)))
+        var first = [UInt8](repeating: 0, count: CompressedInputError.Format.signatureLength)
+        let count = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        return (start, count > 0 && CompressedInputError.Format.recognise(first.prefix(count)) != nil)
+    }
+
+    /// Bytes read from the file so far: the descriptor's offset, which the
+    /// decompressing thread moves (a system call, so only for progress reports).
+    var bytesReadFromFile: UInt64 {
+        UInt64(max(0, Int64(lseek(descriptor, 0, SEEK_CUR)) - startOffset))
     }
 
     /// For a regular file, the bytes from the current offset to the end

@@ -6,6 +6,24 @@ import Foundation
 /// end of the input.
 protocol _ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+
+    /// Whether `read` returns -1 for "nothing yet, more may be pushed"
+    /// (`_PushSource`) instead of waiting.
+    var isPushed: Bool { get }
+
+    /// Whether a read may wait on the system (a descriptor): compressed
+    /// input from such a source is decompressed on its own thread.
+    var prefersReadAhead: Bool { get }
+
+    /// Hands over what the source runs before a read that would block, for
+    /// a reader on another thread to run on the caller's thread instead.
+    mutating func takeBlockingReadHook() -> (() -> Void)?
+}
+
+extension _ByteSource {
+    var isPushed: Bool { false }
+    var prefersReadAhead: Bool { false }
+    mutating func takeBlockingReadHook() -> (() -> Void)? { nil }
 }
 
 /// Bytes already in memory, handed out one chunk at a time.
@@ -55,6 +73,8 @@ final class _FileDescriptorSource: _ByteSource {
         self.ownsDescriptor = true
         self.handle = nil
     }
+
+    var prefersReadAhead: Bool { true }
 
     init(handle: FileHandle) {
         self.descriptor = handle.fileDescriptor

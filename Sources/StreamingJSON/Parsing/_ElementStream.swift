@@ -84,7 +84,7 @@ final class _ElementStream {
     /// (after whitespace and a BOM), otherwise JSON Lines.
     init(source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits,
          forwardsNewlines: Bool = false, chunkSize: Int = _ElementStream.chunkSize) {
-        self.source = source
+        self.source = source.recognisingCompression()
         self.path = path
         self.limits = limits
         self.buffer = .allocate(byteCount: chunkSize, alignment: 16)

@@ -10,6 +10,8 @@ final class _PushSource: _ByteSource {
     private var handedOut = 0
     private(set) var isFinished = false
 
+    var isPushed: Bool { true }
+
     func append(_ bytes: some DataProtocol) {
         compact()
         pending.append(contentsOf: bytes)
