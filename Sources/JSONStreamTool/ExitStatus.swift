@@ -71,6 +71,3 @@ struct ExitStatusRule {
         return ExitStatus(rawValue: lastUnit >= 10 ? lastUnit - 10 : lastUnit)
     }
 }
-
-/// `jsonstream --version`.
-package let jsonStreamVersion = "jsonstream 0.1.0 (jq 1.8 filter language)"

@@ -21,7 +21,9 @@ struct JSONStreamCommand: ParsableCommand {
             Streams the elements of the root array (or of the array at --path .a.b, or the values of a \
             JSON Lines file), applies FILTER (default .) to each, and writes each result as compact \
             JSON on its own line. Files are read in turn; stdin when there is none, or for -. Memory \
-            stays bounded by the largest element, whatever the size of the input.
+            stays bounded by the largest element, whatever the size of the input. gzip, zstd, bzip2 \
+            and xz input is decompressed as it is read (recognised by its first bytes, not its name); \
+            a truncated or corrupt archive is an error (exit 2).
 
             For array input, `jsonstream F dump.json` prints what `jq -c '.[] | F' dump.json` prints; \
             for JSON Lines, what `jq -c 'F'` prints. Numbers keep their literal text when passed \
@@ -176,8 +178,8 @@ struct JSONStreamCommand: ParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             guard let parsed = command as? JSONStreamCommand else {
-                // `-h`/`--help` come back as ArgumentParser's help command, whose run prints the help.
-                try command.run()
+                // `-h`/`--help` come back as ArgumentParser's help command.
+                printHelp(helpMessage())
                 exit(withError: nil)
             }
             options = try parsed.makeOptions()
@@ -191,7 +193,12 @@ struct JSONStreamCommand: ParsableCommand {
     /// `--help` and `--version` print to stdout and exit 0; anything else is
     /// a usage error: jq's exit status 2, not ArgumentParser's 64.
     private static func exitForCommandLineError(_ error: any Error) -> Never {
-        if exitCode(for: error) == .success { exit(withError: error) }
+        if exitCode(for: error) == .success {
+            let text = fullMessage(for: error)
+            guard text.hasPrefix("OVERVIEW:") else { exit(withError: error) }
+            printHelp(text)
+            exit(withError: nil)
+        }
         var message = "jsonstream: error: " + message(for: error)
         message += "\nUse jsonstream --help for help with command-line options.\n"
         message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -202,4 +209,22 @@ struct JSONStreamCommand: ParsableCommand {
 /// The C library's `exit`, which `ParsableCommand.exit(withError:)` hides inside the command.
 private func terminate(_ status: Int32) -> Never {
     exit(status)
+}
+
+/// ArgumentParser prints the discussion between the overview and the usage
+/// line; this one is long, so the usage and options come first (where a
+/// reader looks) and the discussion, with its examples, after.
+private func printHelp(_ text: String) {
+    print(reorderedHelp(text), terminator: "")
+}
+
+/// The help with the usage line right after the overview's first paragraph.
+private func reorderedHelp(_ text: String) -> String {
+    let paragraphs = text.split(separator: "\n\n", omittingEmptySubsequences: false)
+    guard let usage = paragraphs.firstIndex(where: { $0.drop { $0 == "\n" }.hasPrefix("USAGE:") }),
+          usage > 1 else { return text }
+    let trimmed = { (part: Substring) in part.drop { $0 == "\n" }.reversed().drop { $0 == "\n" }.reversed() }
+    let discussion = paragraphs[1..<usage].map { String(trimmed($0)) }.filter { !$0.isEmpty }
+    let rest = paragraphs[usage...].map { String(trimmed($0)) }.filter { !$0.isEmpty }
+    return ([String(paragraphs[0])] + rest + discussion).joined(separator: "\n\n") + "\n"
 }

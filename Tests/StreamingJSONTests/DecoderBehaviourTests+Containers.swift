@@ -311,3 +311,90 @@ extension DecoderBehaviourTests {
         #expect(indexKeys["k"]?.map(\.intValues) == [[nil, 0], [nil, 1]])
     }
 }
+
+extension DecoderBehaviourTests {
+    /// A root type that walks its array twice, as `JSONDecoder` allows.
+    struct TwoPass: Decodable, Equatable {
+        var count = 0
+        var sum = 0
+
+        init(count: Int, sum: Int) {
+            self.count = count
+            self.sum = sum
+        }
+
+        init(from decoder: any Decoder) throws {
+            var first = try decoder.unkeyedContainer()
+            while !first.isAtEnd {
+                _ = try first.decode(Int.self)
+                count += 1
+            }
+            var second = try decoder.unkeyedContainer()
+            while !second.isAtEnd { sum += try second.decode(Int.self) }
+        }
+    }
+
+    /// Data and files are read again from the start for the second pass; a
+    /// pipe cannot be, and says why.
+    @Test func twoPassRootInitReadsDataAndFilesAgain() throws {
+        let numbers = Array(1...20_000)
+        let data = try JSONEncoder().encode(numbers)
+        let expected = TwoPass(count: numbers.count, sum: numbers.reduce(0, +))
+        #expect(try JSONDecoder().decode(TwoPass.self, from: data) == expected)
+        #expect(try StreamingJSONDecoder().decode(TwoPass.self, from: data) == expected)
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("two-pass-\(UUID().uuidString).json")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try StreamingJSONDecoder().decode(TwoPass.self, contentsOf: url) == expected)
+
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        do {
+            _ = try StreamingJSONDecoder().decode(TwoPass.self, from: handle)
+            Issue.record("a handle was read twice")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription.hasPrefix("This element was already dropped from the stream"))
+        }
+    }
+}
+
+extension DecoderBehaviourTests {
+    struct Item: Decodable, Equatable { var id: Int }
+
+    /// A pretty-printed export streamed without `at:`: not "keyNotFound id
+    /// at 1:1" but what the root is and which keys hold arrays.
+    @Test func objectRootWithoutAtNamesTheArrayKeys() throws {
+        let export = """
+            {
+              "meta": {"version": 2, "tags": ["a"]},
+              "items": [{"id": 1}, {"id": 2}],
+              "total": 2
+            }
+            """
+        let outcome = Collect.sync(StreamingJSONDecoder().elements(of: Item.self, from: Data(export.utf8)), limit: 3)
+        #expect(outcome.elements.isEmpty)
+        guard case .dataCorrupted(let context)? = outcome.errors.first as? DecodingError else {
+            Issue.record("not dataCorrupted: \(outcome.errors)")
+            return
+        }
+        #expect(context.debugDescription.hasPrefix("The input's root is an object, not an array"))
+        #expect(context.debugDescription.contains(#"at: ["items"]"#))
+        #expect(context.debugDescription.contains(#"at: ["meta", "tags"]"#))
+        #expect(context.underlyingError is DecodingError)
+        // With at:, the same input streams.
+        let streamed = Collect.sync(StreamingJSONDecoder().elements(of: Item.self, from: Data(export.utf8), at: ["items"]))
+        #expect(streamed.elements == [Item(id: 1), Item(id: 2)])
+    }
+
+    /// JSON Lines records that fail keep their own error.
+    @Test func jsonLinesRecordKeepsItsError() throws {
+        let lines = "{\"name\": \"a\", \"tags\": [1]}\n{\"id\": 2}\n"
+        let outcome = Collect.sync(StreamingJSONDecoder().elements(of: Item.self, from: Data(lines.utf8)), limit: 3)
+        #expect(outcome.elements == [Item(id: 2)])
+        guard case .keyNotFound? = outcome.errors.first as? DecodingError else {
+            Issue.record("not keyNotFound: \(outcome.errors)")
+            return
+        }
+    }
+}

@@ -103,7 +103,7 @@ import Testing
         control[80_000] = 0x0A
         let decoder = Engine.pipelinedDecoder()
         do {
-            _ = try decoder._decodeDocument([String].self, source: _DataSource(Data(control), chunkLimit: 4_096), size: nil)
+            _ = try decoder._decodeDocument([String].self, size: nil, rereadable: true) { _DataSource(Data(control), chunkLimit: 4_096) }
             Issue.record("no error")
         } catch let DecodingError.dataCorrupted(context) {
             let syntax = try #require(context.underlyingError as? JSONSyntaxError)

@@ -338,6 +338,23 @@ import Darwin
         return try await received
     }
 
+    /// `flush()` writes what is buffered now; the writer goes on after it.
+    @Test func flushWritesTheBufferedElementsNow() throws {
+        let pipe = Pipe()
+        let writer = try JSONStreamWriter<Int>(to: pipe.fileHandleForWriting, format: .jsonLines)
+        try writer.append(1)
+        try writer.append(2)
+        try writer.flush()
+        // Small and flushed: in the pipe before finish(), readable without blocking.
+        let flushed = pipe.fileHandleForReading.availableData
+        #expect(String(decoding: flushed, as: UTF8.self) == "1\n2\n")
+        try writer.append(3)
+        try writer.finish()
+        try pipe.fileHandleForWriting.close()
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "3\n")
+        #expect(throws: EncodingError.self) { try writer.flush() }
+    }
+
     @Test func encodeToHandleWritesTheSameBytes() async throws {
         let records = RecordsFixture.make(count: 300, seed: 0xB17E5).records  // well past a pipe's 64 KiB buffer
         for formatting in [[], [.prettyPrinted, .sortedKeys]] as [StreamingJSONEncoder.OutputFormatting] {

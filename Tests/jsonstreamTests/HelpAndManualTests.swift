@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import JSONStreamTool
 import Testing
 
 /// `jsonstream --help` and the man page generated from the same text
@@ -129,6 +130,32 @@ import Testing
             #expect(err.count == example.stderr.count && zip(example.stderr, err).allSatisfy(Self.matches),
                     "\(example.command)\nprinted: \(example.stderr)\nactual: \(Array(err))")
         }
+    }
+
+    /// The usage line where a reader looks, the long discussion after the options.
+    @Test func usageComesFirst() async throws {
+        let run = try await jsonstream(["--help"])
+        #expect(run.status == 0)
+        let lines = run.lines
+        #expect(lines.first?.hasPrefix("OVERVIEW:") == true)
+        let usage = try #require(lines.firstIndex { $0.hasPrefix("USAGE: jsonstream") })
+        #expect(usage < 6)
+        let options = try #require(lines.firstIndex(of: "OPTIONS:"))
+        let examples = try #require(lines.firstIndex(of: "EXAMPLES"))
+        #expect(usage < options && options < examples)
+        #expect(lines.contains("EXIT STATUS (jq 1.8's)"))
+        let short = try await jsonstream(["-h"])
+        #expect(short.stdout == run.stdout)
+    }
+
+    /// The version has one source; the changelog's newest heading names it.
+    @Test func versionIsTheChangelogs() async throws {
+        let run = try await jsonstream(["--version"])
+        #expect(run.lines == [jsonStreamVersion])
+        let changelog = try String(contentsOf: JSONStreamBinary.fixtures
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = changelog.split(separator: "\n").first { $0.hasPrefix("## ") }
+        #expect(newest?.hasPrefix("## \(jsonStreamVersionNumber) ") == true, "\(newest ?? "no heading")")
     }
 
     @Test func everyOptionHasHelpText() async throws {

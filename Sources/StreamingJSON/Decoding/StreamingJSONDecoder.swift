@@ -207,7 +207,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     ///   - data: One JSON document (an optional UTF-8 BOM is skipped).
     /// - Throws: `DecodingError`; see <doc:MigratingFromJSONDecoder> for each case.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try _decodeDocument(type, source: _DataSource(data), size: data.count)
+        try _decodeDocument(type, size: data.count, rereadable: true) { _DataSource(data) }
     }
 
     /// Decodes a value from a file, read in 64 KiB chunks (256 KiB when a
@@ -222,7 +222,11 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     ///   when reading fails; otherwise `DecodingError`.
     public func decode<T: Decodable>(_ type: T.Type, contentsOf url: URL) throws -> T {
         let source = try _FileDescriptorSource(url: url)
-        return try _decodeDocument(type, source: source, size: source.size)
+        var first: _FileDescriptorSource? = source
+        return try _decodeDocument(type, size: source.size, rereadable: true) {
+            defer { first = nil }
+            return try first ?? _FileDescriptorSource(url: url)
+        }
     }
 
     /// Decodes a value from everything the handle delivers until its end.
@@ -230,15 +234,30 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// Reads the handle's file descriptor with `read(2)` from its current
     /// offset; the handle is not closed.
     public func decode<T: Decodable>(_ type: T.Type, from handle: FileHandle) throws -> T {
-        try _decodeDocument(type, source: _FileDescriptorSource(handle: handle), size: nil)
+        try _decodeDocument(type, size: nil, rereadable: false) { _FileDescriptorSource(handle: handle) }
     }
 
     /// Documents from this size on (or of unknown size) reuse keyed containers.
     static let shelfThreshold = 64 * 1024
 
-    func _decodeDocument<T: Decodable>(_ type: T.Type, source: some _ByteSource, size: Int?) throws -> T {
+    /// Decodes the document `open` reads. A root type whose `init(from:)`
+    /// walks a streamed root array twice (which `JSONDecoder` allows) finds
+    /// the elements of the first pass dropped; for `rereadable` input the
+    /// document is then read again from the start, every element kept.
+    func _decodeDocument<T: Decodable>(_ type: T.Type, size: Int?, rereadable: Bool,
+                                        open: () throws -> any _ByteSource) throws -> T {
         let options = self.options
-        let stream = options.makeStream(source: source, size: size, mode: .document)
+        let stream = options.makeStream(source: try open(), size: size, mode: .document)
+        do {
+            return try decodeDocument(type, from: stream, size: size)
+        } catch where rereadable && stream.askedForDroppedElement {
+            let again = options.makeStream(source: try open(), size: size, mode: .document)
+            again.keepsEveryElement = true
+            return try decodeDocument(type, from: again, size: size)
+        }
+    }
+
+    private func decodeDocument<T: Decodable>(_ type: T.Type, from stream: _ElementStream, size: Int?) throws -> T {
         let decoder = _TapeDecoder(stream: stream, options: options)
         // A small document repeats few containers: setting up a shelf for it
         // (and shelving each container type once) costs more than it saves.

@@ -91,7 +91,12 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
             if let decoded = decoder.stream.decodedAhead(covering: currentIndex) {
                 return try unsafeDowncast(decoded, to: _DecodedElementsOf<T>.self).take(currentIndex)
             }
-            return try decoder.decodeStreamedElement(type, at: index, path: path)
+            do {
+                return try decoder.decodeStreamedElement(type, at: index, path: path)
+            } catch let error as DecodingError where currentIndex == 0 && decoder.stream.guessesMode
+                                                        && decoder.stream.mode == .lines {
+                throw decoder.objectRootReadAsLines(error, at: index) ?? error
+            }
         }
     }
 

@@ -74,9 +74,60 @@ extension _TapeDecoder {
     /// A container copy that fell more than one element behind a stream.
     @inline(never)
     func dropped(path: _CodingPathNode) -> DecodingError {
-        DecodingError.dataCorrupted(.init(
+        stream.askedForDroppedElement = true
+        return DecodingError.dataCorrupted(.init(
             codingPath: path.path,
             debugDescription: "This element was already dropped from the stream: a copy of a streamed "
                 + "container may trail the newest element by one element, not more."))
+    }
+
+    /// Without `at:`, a root object is read as the one value of JSON Lines;
+    /// when that value does not decode, the caller most likely meant an
+    /// array under one of its keys: say so and name them. nil for what looks
+    /// like a JSON Lines record (one line among others) or an object
+    /// without arrays.
+    @inline(never)
+    func objectRootReadAsLines(_ error: DecodingError, at index: Int) -> DecodingError? {
+        guard let local = stream.local(index), stream.tokens[local].kind == _Kind.object else { return nil }
+        let first = stream.position(of: stream.tokens[local].position)
+        let last = stream.position(of: stream.tokens[local + stream.tokens[local].span].position)
+        guard last.line > first.line || stream.isFinished,
+              let keys = try? unwrap(_ArrayKeyPaths.self, at: index, path: .root), !keys.paths.isEmpty else { return nil }
+        let choices = keys.paths.prefix(5).map { path in
+            "at: [" + path.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        }
+        let message = "The input's root is an object, not an array: without `at:` it was read as one "
+            + "JSON Lines value, which did not decode. To stream the array under one of its keys, pass "
+            + choices.joined(separator: " or ") + ". (Decoding the object: \(Self.summary(of: error)))"
+        return .dataCorrupted(.init(codingPath: [], debugDescription: message, underlyingError: error))
+    }
+
+    private static func summary(of error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
+             .dataCorrupted(let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// The key paths of an object, two levels deep, that hold arrays: what
+/// `at:` could name.
+private struct _ArrayKeyPaths: Decodable {
+    var paths: [[String]] = []
+
+    init(from decoder: any Decoder) throws {
+        let object = try decoder.container(keyedBy: _JSONKey.self)
+        for key in object.allKeys {
+            if (try? object.nestedUnkeyedContainer(forKey: key)) != nil {
+                paths.append([key.stringValue])
+            } else if let inner = try? object.nestedContainer(keyedBy: _JSONKey.self, forKey: key) {
+                for innerKey in inner.allKeys where (try? inner.nestedUnkeyedContainer(forKey: innerKey)) != nil {
+                    paths.append([key.stringValue, innerKey.stringValue])
+                }
+            }
+        }
     }
 }

@@ -33,6 +33,11 @@ import Foundation
 /// ignore `SIGPIPE` (`signal(SIGPIPE, SIG_IGN)`); the library leaves signal
 /// handling alone.
 ///
+/// On standard output, the writer and `print` each buffer their bytes: text
+/// printed before the writer writes comes out first (the writer flushes
+/// `stdout` before each write), but elements still in the writer's buffer
+/// come out after a later `print` unless ``flush()`` is called before it.
+///
 /// A writer is not thread-safe: append from one thread, or one task, at a time.
 public final class JSONStreamWriter<Element: Encodable> {
     private enum State {
@@ -128,6 +133,17 @@ public final class JSONStreamWriter<Element: Encodable> {
             try output.flushIfNeeded()
             count += 1
         }
+    }
+
+    /// Writes the elements appended so far, now, instead of when the buffer
+    /// fills. On standard output, call it before a `print` that must come
+    /// after them: the writer's buffer and `print`'s are separate.
+    ///
+    /// - Throws: `POSIXError` when the write fails (and again on every later
+    ///   call); the error of an earlier failure.
+    public func flush() throws {
+        try checkOpen()
+        try failing { try output.flush() }
     }
 
     /// Closes the array, writes what is buffered and, for a file, moves it

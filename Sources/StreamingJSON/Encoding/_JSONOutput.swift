@@ -203,6 +203,10 @@ struct _FileSink {
     let descriptor: Int32
 
     func write(_ buffer: UnsafeRawBufferPointer) throws {
+        // `print` writes standard output through the C library's buffer: what
+        // it holds was printed before these bytes and goes out first. (NULL:
+        // every stream, since Swift 6 rejects `stdout`, a global C variable.)
+        if descriptor == STDOUT_FILENO { fflush(nil) }
         var offset = 0
         while offset < buffer.count {
             let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)

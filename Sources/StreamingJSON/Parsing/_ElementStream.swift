@@ -52,6 +52,15 @@ final class _ElementStream {
     /// tape is then empty when the next batch arrives, and the batch's buffers
     /// are taken over instead of copied (`sj_parser_swap_complete`).
     var keepsPreviousElement = true
+    /// Whether streamed elements stay on the tape once read: for a second
+    /// pass over a document that a two-pass `init(from:)` asked for.
+    var keepsEveryElement = false
+    /// Whether the shape was left to the input (`.auto`): a first byte other
+    /// than `[` made it JSON Lines.
+    private(set) var guessesMode = false
+    /// Set when a decoder asked for an element already dropped: a second
+    /// pass over a streamed array (`_TapeDecoder.dropped(path:)`).
+    var askedForDroppedElement = false
     /// Changes whenever the tape may have: tokens dropped, moved or added
     /// (`advance()`, `dropElements(before:)`). A reader that keeps pointers
     /// into the tape keeps this with them, and trusts them while it is the same.
@@ -90,6 +99,7 @@ final class _ElementStream {
         self.buffer = .allocate(byteCount: chunkSize, alignment: 16)
         self.pipeline = nil
         self.forwardsNewlines = forwardsNewlines
+        self.guessesMode = mode == nil
         if let mode { resolve(mode) }
     }
 
@@ -105,6 +115,7 @@ final class _ElementStream {
         self.parser = _TapeParser(tapeOnly: ())
         self.tape = parser.state
         self.mode = mode
+        self.guessesMode = mode == nil
         self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits, ahead: ahead)
     }
 
@@ -201,7 +212,7 @@ final class _ElementStream {
     }
 
     private func dropElements(before ordinal: Int) {
-        guard let parser else { return }
+        guard let parser, !keepsEveryElement else { return }
         let count = min(max(ordinal - firstOrdinal, 0), parser.elementCount)
         guard count > 0 else { return }
         tokenBase += parser.dropElements(count)

@@ -43,7 +43,7 @@ enum Engine {
     /// Decodes a whole document, handing the parser at most `chunk` bytes at a time.
     static func decode<T: Decodable>(_ type: T.Type, _ data: Data, chunk: Int = .max,
                                      decoder: StreamingJSONDecoder = StreamingJSONDecoder()) throws -> T {
-        try decoder._decodeDocument(type, source: _DataSource(data, chunkLimit: chunk), size: nil)
+        try decoder._decodeDocument(type, size: nil, rereadable: true) { _DataSource(data, chunkLimit: chunk) }
     }
 
     /// The same, with yajl running on a second thread (the pipeline used for large inputs).
@@ -51,7 +51,7 @@ enum Engine {
                                               decoder: StreamingJSONDecoder = StreamingJSONDecoder()) throws -> T {
         decoder.pipelining = .always
         defer { decoder.pipelining = .automatic }
-        return try decoder._decodeDocument(type, source: _DataSource(data, chunkLimit: chunk), size: nil)
+        return try decoder._decodeDocument(type, size: nil, rereadable: true) { _DataSource(data, chunkLimit: chunk) }
     }
 
     /// A decoder that always parses on a second thread.
