@@ -24,6 +24,7 @@ ensure_packages() {
             libonig-dev) pkg-config --exists oniguruma 2>/dev/null || missing+=("$pkg") ;;
             yajl-tools) command -v json_verify >/dev/null 2>&1 || missing+=("$pkg") ;;
             python3-venv) python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=("$pkg") ;;
+            man-db) command -v man >/dev/null 2>&1 || missing+=(man-db) ;;
             dpkg-shlibdeps) command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev) ;;
             build-essential) { command -v cc && command -v make; } >/dev/null 2>&1 || missing+=("$pkg") ;;
             *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;
