@@ -19,8 +19,16 @@
 public struct CompressedInputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The compression formats recognised by their first bytes.
     public enum Format: String, Hashable, Sendable, CustomStringConvertible {
-        case gzip, zstd, bzip2, xz
+        /// gzip (`1F 8B`), members one after another read as one input.
+        case gzip
+        /// Zstandard (`28 B5 2F FD`, or a skippable frame first), frames one after another.
+        case zstd
+        /// bzip2 (`BZh` and a block size), streams one after another.
+        case bzip2
+        /// xz (`FD 37 7A 58 5A 00`), streams one after another.
+        case xz
 
+        /// The format's name: `gzip`, `zstd`, `bzip2`, `xz`.
         public var description: String { rawValue }
     }
 
@@ -54,6 +62,9 @@ public struct CompressedInputError: Error, Hashable, Sendable, CustomStringConve
         self.byteOffset = byteOffset
     }
 
+    /// What went wrong and where, for a person: `Truncated gzip input: it
+    /// ends inside a compressed stream, at compressed byte 15686244 (after
+    /// 100000000 bytes of JSON)`.
     public var description: String {
         let what: String
         switch kind {
