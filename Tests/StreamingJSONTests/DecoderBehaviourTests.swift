@@ -4,7 +4,7 @@ import Testing
 @testable import StreamingJSON
 
 /// What users rely on from the `Decoder` and its containers (as Foundation's
-/// JSONDecoder behaves, and as the README documents): the
+/// JSONDecoder behaves, and as MigratingFromJSONDecoder documents): the
 /// incremental unkeyed container of a streamed root array and its copies,
 /// containers requested more than once, retrying a single-value decode, and
 /// the unkeyed and keyed containers' API, compared with Foundation's
@@ -132,7 +132,7 @@ import Testing
 
     // MARK: 1. The incremental unkeyed container on a streamed root array
 
-    /// The README's `Summary`: processes and drops one element at a time.
+    /// StreamingHugeArrays's `Summary`: processes and drops one element at a time.
     struct Summary: Decodable {
         var count = 0, strong = 0
         var reportedCounts: [Int?] = []

@@ -108,21 +108,21 @@ import Testing
         // there, this package in the proleptic Gregorian one (documented; found by a typed run).
         "iso8601-date-before-gregorian": #"value containing "founded":-31266743586.877,"#,
         // "founded": "1010-03-14T02536.:9:123Z" with .iso8601: this package's path names
-        // the key, Foundation's stops at the brewery (README, Errors; found by a typed run).
+        // the key, Foundation's stops at the brewery (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently"; found by a typed run).
         "iso8601-invalid-date-path": "dataCorrupted at [0, brewery, founded]",
         // "founded": "1010-03-14T09:26:53.12+3Z": Foundation's .iso8601 takes it (a
         // one-digit offset, then a character after the zone); refused here.
         "iso8601-lenient-offset": "dataCorrupted at [0, brewery, founded]",
         // "flags": {"": null} into [String: Bool]: valueNotFound here, typeMismatch in
-        // Foundation, which says so for a Bool alone (README, Errors; found by a typed run).
+        // Foundation, which says so for a Bool alone (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently"; found by a typed run).
         "null-bool-in-dictionary": "valueNotFound at [flags, ]",
         // "founded": "2021-03-14t09:26:53.123Z": RFC 3339's lowercase t, accepted here,
-        // refused by Foundation's .iso8601 (README, Errors; found by a typed run).
+        // refused by Foundation's .iso8601 (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently"; found by a typed run).
         "iso8601-lowercase-t": #"value containing "founded":637406813.123,"#,
         // The same lowercase t in element 1; element 2 lacks "id", where this package stops.
         "iso8601-lowercase-t-then-missing-key": "keyNotFound(id) at [2]",
         // "flags": {"": true, "": "minus two"}: the first "" is decoded here; Foundation
-        // decodes the second too and fails (README, Errors; found by a typed run).
+        // decodes the second too and fails (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently"; found by a typed run).
         "dictionary-repeated-key-later-value-wrong-type": #"value containing "flags":{"":true}"#,
         // The same repeated key, then "kind": "\rale", where this package fails first.
         "dictionary-repeated-key-then-bad-enum": "dataCorrupted at [kind]",

@@ -46,7 +46,7 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         let run = try JQEmulation(jqCase)
         // jq 1.8 prints numbers as they were written: the lines compare exactly.
         #expect(run.lines == jqCase.expected, "\(jqCase.filter)\nerrors: \(run.errors)")
-        // The README: JSON Lines input goes on after a runtime error and exits 5
+        // The jsonstream article: JSON Lines input goes on after a runtime error and exits 5
         // at the end (jq 1.8 exits with the last line's status instead).
         let lineErrorDifference = jqCase.format == "lines" && run.exit == 5 && !run.errors.isEmpty
         if !lineErrorDifference {

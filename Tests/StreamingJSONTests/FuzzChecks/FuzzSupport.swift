@@ -52,7 +52,7 @@ func syntaxError(of error: any Error) -> JSONSyntaxError? {
 }
 
 extension JSONSyntaxError {
-    /// Checks the position rules (the README's "Errors"): the offset lies
+    /// Checks the position rules (MigratingFromJSONDecoder, "Errors"): the offset lies
     /// in the input, and line and column are the ones of that offset, lines
     /// ending at LF and columns counting bytes from 1.
     func checkPosition(in input: [UInt8]) throws {

@@ -164,7 +164,7 @@ public enum TypedModelCheck {
             case (.value, .failure) where hasRepeatedKey(data):
                 // A repeated key: the first occurrence is decoded here; Foundation
                 // also decodes the later ones of a dictionary, and fails on them
-                // (README, Errors).
+                // (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently").
                 break
             case (.value(let a), .failure(let error)):
                 throw FuzzViolation("StreamingJSONDecoder decoded \(a), JSONDecoder threw \(summary(error)): \(error)")
@@ -175,7 +175,7 @@ public enum TypedModelCheck {
                 // Foundation decodes a number beyond 2^53 with a fraction into an
                 // integer type, dropping the fraction; this package rejects every
                 // non-integral number there (as both reject 18.5): a known
-                // difference (README, Errors), not a finding.
+                // difference (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently"), not a finding.
                 if a.hasPrefix("dataCorrupted"), hasLargeFractionalNumber(data) { break }
                 throw FuzzViolation("StreamingJSONDecoder threw \(a), JSONDecoder decoded \(try canonical(value))")
             case (.error(let a), .failure(let error)):
@@ -188,13 +188,13 @@ public enum TypedModelCheck {
                 if b == "dataCorrupted at []", hasLongIntegralFraction(data) { break }
                 // A string that is not an ISO 8601 date: Foundation's path stops at
                 // the object that holds it, this package's names its key; or
-                // Foundation took it for one and failed further on (README, Errors).
+                // Foundation took it for one and failed further on (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently").
                 if isDateRefusedHere(ours, in: document!, strategies) || foundationRefusedADate(error, strategies) { break }
                 // Foundation failed on a later member of a dictionary's repeated key,
                 // which this package does not look at, before this package failed.
                 if hasRepeatedKey(data) { break }
                 // null where a Bool belongs: Foundation on Linux says typeMismatch for
-                // Bool alone (valueNotFound for Int, String…); valueNotFound here (README, Errors).
+                // Bool alone (valueNotFound for Int, String…); valueNotFound here (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently").
                 if a.hasPrefix("valueNotFound at ["), b == "typeMismatch" + a.dropFirst("valueNotFound".count) { break }
                 try require(sameError(a, b), "StreamingJSONDecoder threw \(a), JSONDecoder \(b)")
             }
@@ -276,7 +276,7 @@ public enum TypedModelCheck {
 
     /// Whether this package refused, under `.iso8601`, a string that
     /// Foundation's lenient parser may take for a date: a one-digit offset
-    /// (`+3`), characters after the zone (README, Errors).
+    /// (`+3`), characters after the zone (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently").
     static func isDateRefusedHere<T>(_ result: Result<T, any Error>, in document: JSONValue,
                                      _ strategies: Strategies) -> Bool {
         guard strategies.date == 3, case .string? = corruptedValue(result, in: document) else { return false }
@@ -316,7 +316,7 @@ public enum TypedModelCheck {
 
     /// Whether Foundation's `.iso8601` refused a date string, one that this
     /// package may read: RFC 3339 allows a lowercase "t" between date and
-    /// time, which Foundation refuses (README, Errors). This package then
+    /// time, which Foundation refuses (MigratingFromJSONDecoder, "Where Foundation on Linux decodes differently"). This package then
     /// decodes the value, or fails further on.
     static func foundationRefusedADate(_ error: any Error, _ strategies: Strategies) -> Bool {
         strategies.date == 3 && "\(error)".contains("ISO8601-formatted")
