@@ -5,20 +5,23 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import StreamingJSON
 
 /// `-R`: an input's lines, each a string without its newline, read in
 /// chunks so that memory holds one line (a last line without a newline
-/// counts too). Bytes that are not UTF-8 become U+FFFD, as in jq.
+/// counts too). Bytes that are not UTF-8 become U+FFFD, as in jq. A
+/// compressed input's lines are those of its text (`_DescriptorReader`).
 final class RawLineReader {
     enum Event {
         case line(String)
         case end
-        case readError(POSIXError)
+        /// `POSIXError`, or `CompressedInputError` for a damaged archive.
+        case readError(any Error)
     }
 
     private let descriptor: Int32
     private let ownsDescriptor: Bool
-    private let beforeBlockingRead: () -> Void
+    private var reader: _DescriptorReader?
     private var buffer: [UInt8] = []
     /// Where the unread part of `buffer` starts.
     private var start = 0
@@ -26,7 +29,9 @@ final class RawLineReader {
     /// searched once, not again after every read that extends it.
     private var searched = 0
     private var atEnd = false
-    private(set) var bytesRead: UInt64 = 0
+    /// Bytes handed out so far, or for a compressed file the file's bytes read.
+    var bytesRead: UInt64 { reader?.compressedBytesRead ?? bytesHandedOut }
+    private var bytesHandedOut: UInt64 = 0
     /// Lines returned so far: the 1-based number of the last one.
     private(set) var lineNumber = 0
     /// Newlines read so far (jq's `input_line_number`: a last line without
@@ -36,7 +41,7 @@ final class RawLineReader {
     init(descriptor: Int32, ownsDescriptor: Bool, beforeBlockingRead: @escaping () -> Void) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
-        self.beforeBlockingRead = beforeBlockingRead
+        self.reader = _DescriptorReader(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
     }
 
     /// Opens `path` for reading; throws the `POSIXError` of a failed open.
@@ -47,6 +52,8 @@ final class RawLineReader {
     }
 
     deinit {
+        // The reader (and a decompressing thread) lets go of the descriptor first.
+        reader = nil
         if ownsDescriptor { close(descriptor) }
     }
 
@@ -82,7 +89,7 @@ final class RawLineReader {
     }
 
     /// Reads one chunk after what is unread; nil, or the error of a failed read.
-    private func fill() -> POSIXError? {
+    private func fill() -> (any Error)? {
         if start > 0 {
             buffer.removeSubrange(0..<start)
             searched = max(searched - start, 0)
@@ -91,19 +98,20 @@ final class RawLineReader {
         let chunk = 64 * 1024
         let old = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: chunk))
-        // Results computed so far go out before a read that would wait (a pipe, a terminal).
-        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        if poll(&ready, 1, 0) == 0 { beforeBlockingRead() }
-        var count: Int
-        repeat {
-            count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, chunk) }
-        } while count < 0 && errno == EINTR
-        let failure = count < 0 ? Self.lastError() : nil
-        buffer.removeSubrange((old + max(count, 0))...)
-        if let failure { return failure }
-        if count == 0 { atEnd = true }
-        bytesRead += UInt64(count)
-        return nil
+        do {
+            // The reader runs beforeBlockingRead first when a read would wait
+            // (a pipe, a terminal): results computed so far go out.
+            let count = try buffer.withUnsafeMutableBytes {
+                try reader!.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[old...]))
+            }
+            buffer.removeSubrange((old + count)...)
+            if count == 0 { atEnd = true }
+            bytesHandedOut += UInt64(count)
+            return nil
+        } catch {
+            buffer.removeSubrange(old...)
+            return error
+        }
     }
 }
 

@@ -176,7 +176,7 @@ struct JSONStreamCommand: ParsableCommand {
         let arguments = CommandLineSyntax.markingPositionalArguments(CommandLineSyntax.joiningPairs(given))
         var options: JSONStreamOptions
         do {
-            var command = try parseAsRoot(arguments)
+            let command = try parseAsRoot(arguments)
             guard let parsed = command as? JSONStreamCommand else {
                 // `-h`/`--help` come back as ArgumentParser's help command.
                 printHelp(helpMessage())

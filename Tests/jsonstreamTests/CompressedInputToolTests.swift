@@ -26,6 +26,19 @@ struct CompressedInputToolTests {
         #expect(jq.lines == [name1500, "3000"], "\(jq.stderr)")
     }
 
+    @Test("-R reads the text's lines", arguments: archives)
+    func rawLines(_ name: String) async throws {
+        let path = Self.archive(name)
+        let lines = try await jsonstream(["-n", "-R", "[inputs] | length, (first(inputs) // empty)", path])
+        #expect(lines.status == 0, "\(lines.stderr)")
+        #expect(lines.lines == ["3000"])
+        let first = try await jsonstream(["-R", "-r", ".", path])
+        #expect(first.lines.count == 3000)
+        #expect(first.lines.first == #"[{"id":0,"name":"n0","score":0},"#)
+        let slurped = try await jsonstream(["-R", "-s", "length"], stdinPath: path)
+        #expect(slurped.lines == [String(first.stdout.count)])
+    }
+
     @Test("a truncated archive: the elements before the cut, then exit 2")
     func truncated() async throws {
         let directory = try TemporaryDirectory()
@@ -37,6 +50,9 @@ struct CompressedInputToolTests {
         #expect(run.lines.count > 100)
         #expect(run.lines.first == "0")
         #expect(run.stderr.contains("Truncated gzip input: it ends inside a compressed stream"), "\(run.stderr)")
+        let raw = try await jsonstream(["-R", ".", path])
+        #expect(raw.status == 2)
+        #expect(raw.stderr.contains("Truncated gzip input"), "\(raw.stderr)")
         let jq = try await jsonstream(["--jq", "length", path])
         #expect(jq.status == 2)
         #expect(jq.stderr.contains("Truncated gzip input"), "\(jq.stderr)")
