@@ -83,32 +83,33 @@ extension _TapeDecoder {
 
     /// Without `at:`, a root object is read as the one value of JSON Lines;
     /// when that value does not decode, the caller most likely meant an
-    /// array under one of its keys: say so and name them. nil for what looks
-    /// like a JSON Lines record (one line among others) or an object
-    /// without arrays.
+    /// array under one of its keys: the same error (case, coding path) says
+    /// so and names them. nil for an object on one line (a JSON Lines
+    /// record) or without arrays.
     @inline(never)
     func objectRootReadAsLines(_ error: DecodingError, at index: Int) -> DecodingError? {
         guard let local = stream.local(index), stream.tokens[local].kind == _Kind.object else { return nil }
         let first = stream.position(of: stream.tokens[local].position)
         let last = stream.position(of: stream.tokens[local + stream.tokens[local].span].position)
-        guard last.line > first.line || stream.isFinished,
+        // A JSON Lines record sits on one line; a document spread over lines is what a newcomer has.
+        guard last.line > first.line,
               let keys = try? unwrap(_ArrayKeyPaths.self, at: index, path: .root), !keys.paths.isEmpty else { return nil }
         let choices = keys.paths.prefix(5).map { path in
             "at: [" + path.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
-        let message = "The input's root is an object, not an array: without `at:` it was read as one "
-            + "JSON Lines value, which did not decode. To stream the array under one of its keys, pass "
-            + choices.joined(separator: " or ") + ". (Decoding the object: \(Self.summary(of: error)))"
-        return .dataCorrupted(.init(codingPath: [], debugDescription: message, underlyingError: error))
-    }
-
-    private static func summary(of error: DecodingError) -> String {
+        let hint = " The input's root is an object, not an array: without `at:` it was read as one "
+            + "JSON Lines value. To stream the array under one of its keys, pass "
+            + choices.joined(separator: " or ") + "."
+        func hinted(_ context: DecodingError.Context) -> DecodingError.Context {
+            .init(codingPath: context.codingPath, debugDescription: context.debugDescription + hint,
+                  underlyingError: context.underlyingError)
+        }
         switch error {
-        case .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context),
-             .dataCorrupted(let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(error)"
+        case .keyNotFound(let key, let context): return .keyNotFound(key, hinted(context))
+        case .typeMismatch(let type, let context): return .typeMismatch(type, hinted(context))
+        case .valueNotFound(let type, let context): return .valueNotFound(type, hinted(context))
+        case .dataCorrupted(let context): return .dataCorrupted(hinted(context))
+        @unknown default: return nil
         }
     }
 }

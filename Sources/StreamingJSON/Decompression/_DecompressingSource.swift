@@ -41,14 +41,10 @@ final class _SniffingSource: _ByteSource {
     /// The first bytes, read while sniffing; handed out before anything else.
     private var prefix: [UInt8] = []
     private var prefixOffset = 0
-    /// The format found, for progress reports and tests; nil for plain input.
-    private(set) var format: CompressedInputError.Format?
 
     init(_ inner: any _ByteSource) {
         self.inner = inner
     }
-
-    var isPushed: Bool { inner.isPushed }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         switch state {
@@ -80,7 +76,6 @@ final class _SniffingSource: _ByteSource {
             state = .plain
             return true
         }
-        self.format = format
         let decompressor: any _Decompressor
         do throws(_DecompressionFailure) {
             decompressor = try format.makeDecompressor()
@@ -138,8 +133,6 @@ final class _CompressedSource: _ByteSource {
 
     /// Whether reading may block the caller (a descriptor): then it is worth a thread.
     var readsAheadOnItsOwnThread: Bool { inner.prefersReadAhead }
-
-    var isPushed: Bool { inner.isPushed }
 
     /// Fills `buffer` as far as the compressed bytes at hand allow, reading
     /// more only while nothing has been produced (so that a pipe's elements

@@ -7,10 +7,6 @@ import Foundation
 protocol _ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 
-    /// Whether `read` returns -1 for "nothing yet, more may be pushed"
-    /// (`_PushSource`) instead of waiting.
-    var isPushed: Bool { get }
-
     /// Whether a read may wait on the system (a descriptor): compressed
     /// input from such a source is decompressed on its own thread.
     var prefersReadAhead: Bool { get }
@@ -21,7 +17,6 @@ protocol _ByteSource {
 }
 
 extension _ByteSource {
-    var isPushed: Bool { false }
     var prefersReadAhead: Bool { false }
     mutating func takeBlockingReadHook() -> (() -> Void)? { nil }
 }

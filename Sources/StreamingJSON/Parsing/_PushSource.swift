@@ -10,8 +10,6 @@ final class _PushSource: _ByteSource {
     private var handedOut = 0
     private(set) var isFinished = false
 
-    var isPushed: Bool { true }
-
     func append(_ bytes: some DataProtocol) {
         compact()
         pending.append(contentsOf: bytes)
