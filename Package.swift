@@ -19,7 +19,7 @@ let package = Package(
     ],
     targets: [
         // yajl, found through pkg-config. The shim header wraps the variadic
-        // configuration calls and holds the C token callbacks that fill the tape.
+        // configuration calls.
         .systemLibrary(
             name: "CYajl",
             path: "CYajl",
@@ -53,9 +53,15 @@ let package = Package(
             pkgConfig: "liblzma",
             providers: [.apt(["liblzma-dev"]), .brew(["xz"])]
         ),
+        // yajl's events recorded into a tape by C callbacks, the checks yajl
+        // lacks, and the encoder's string escaper (include/CJSONTape.h).
+        .target(
+            name: "CJSONTape",
+            dependencies: ["CYajl"]
+        ),
         .target(
             name: "StreamingJSON",
-            dependencies: ["CYajl", "CZlib", "CZstd", "CBzip2", "CLzma"],
+            dependencies: ["CJSONTape", "CYajl", "CZlib", "CZstd", "CBzip2", "CLzma"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Oniguruma, the regular-expression engine jq uses; only JSONFilter

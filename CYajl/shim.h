@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The C boundary of StreamingJSON: yajl's headers, non-variadic wrappers for
-// its variadic configuration calls (Swift cannot call C variadics), the
-// token callbacks that fill the tape (tape.h), and the encoder's string
-// escaping (escape.h).
+// yajl's headers, and non-variadic wrappers for its variadic configuration
+// calls (Swift cannot call C variadics). The recorder that turns yajl's
+// events into a tape is the C target CJSONTape.
 #ifndef CYAJL_SHIM_H
 #define CYAJL_SHIM_H
 
@@ -25,8 +24,5 @@ static inline int cyajl_gen_config(yajl_gen gen, yajl_gen_option option, int val
 static inline int cyajl_gen_config_indent(yajl_gen gen, const char *indent) {
     return yajl_gen_config(gen, yajl_gen_indent_string, indent);
 }
-
-#include "tape.h"
-#include "escape.h"
 
 #endif

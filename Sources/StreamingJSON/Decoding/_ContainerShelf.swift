@@ -4,9 +4,10 @@ import Foundation
 /// Keyed containers handed out again, by the decoder and by the encoder.
 ///
 /// A record type's `init(from:)` or `encode(to:)` asks for one keyed
-/// container per record, and building one cost about 1,500 instructions, a
-/// tenth of decoding or encoding a record: the code that asks is generic
-/// across modules and so unspecialized, and the runtime looks up, in its
+/// container per record, and building one is a sizeable part of decoding or
+/// encoding a small record (the Performance article has the figures): the
+/// code that asks is generic across modules and so unspecialized, and the
+/// runtime looks up, in its
 /// concurrent hash maps, the metadata of our container type for `Key`, that
 /// of the standard library's box around it, and the conformance's witness
 /// table, then allocates the box (and our container's state).

@@ -5,9 +5,9 @@ import Foundation
 //
 // A pipelined stream (`_ParsePipeline.swift`) splits the work in two: yajl
 // on the parsing thread, `init(from:)` on the caller's. For record-like
-// elements decoding costs about twice what parsing does, so the parsing
-// thread spent a third of its time waiting for a free batch. When it would
-// wait, it decodes instead: the last elements of the batch it is about to
+// elements decoding costs more than parsing, so the parsing thread would
+// spend much of its time waiting for a free batch. When it would wait, it
+// decodes instead: the last elements of the batch it is about to
 // publish, into a `_DecodedElements` block that travels with the batch.
 // The caller's thread decodes the rest as before and takes these as they come.
 //

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 import Foundation
 
 /// The unkeyed container of a streamed array: elements are pulled from the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 import Foundation
 
 // Reading scalars. Strings and numbers stay raw bytes on the tape until a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 import Foundation
 
 /// Reads the elements of a JSON stream as `JSONValue`s, one at a time, for
@@ -362,7 +362,7 @@ final class _ReaderSource: _ByteSource {
     }
 }
 
-/// What a mark says when a reader follows roots (`SJ_MARK_*` in `CYajl/tape.h`).
+/// What a mark says when a reader follows roots (`SJ_MARK_*` in `CJSONTape.h`).
 package enum _RootMark: Equatable, Sendable {
     /// The target is an array: its elements follow, then `.end`.
     case array

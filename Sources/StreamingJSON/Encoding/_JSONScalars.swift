@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 /// The text of JSON scalars, appended to a byte buffer exactly as
 /// Foundation's `JSONEncoder` writes them.
 enum _JSONScalars {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 import Foundation
 
 /// Reads a byte source through one reused 64 KiB buffer, feeds yajl, and hands
@@ -21,21 +21,21 @@ final class _ElementStream {
     /// Created when the mode is known: at once, or for `.auto` when the first
     /// non-whitespace byte (or the end of input) is seen.
     private(set) var parser: _TapeParser! {
-        didSet { tape = parser.state }
+        didSet { tape = parser.tape }
     }
-    /// `parser.state`, read by every token access of the decoders: held here
+    /// `parser.tape`, read by every token access of the decoders: held here
     /// it is one load fewer in a chain of dependent ones.
-    @exclusivity(unchecked) private(set) var tape: UnsafeMutablePointer<sj_parser>?
+    @exclusivity(unchecked) private(set) var tape: UnsafeMutablePointer<sj_tape>?
     /// nil until `.auto` has been resolved.
     private(set) var mode: _StreamMode!
     let path: [String]
     let limits: _ParserLimits
     private var source: any _ByteSource
     private let buffer: UnsafeMutableRawBufferPointer
-    private var lines = _LineIndex()
+    var lines = _LineIndex()
     /// The last few KiB of input before the current chunk, to find where a
     /// rejected token that straddles chunks begins.
-    private var recent = _RecentBytes()
+    var recent = _RecentBytes()
 
     /// Absolute offset of the next byte to read.
     private var inputOffset: UInt64 = 0
@@ -113,7 +113,7 @@ final class _ElementStream {
         self.buffer = .allocate(byteCount: 0, alignment: 16)
         self.forwardsNewlines = false
         self.parser = _TapeParser(tapeOnly: ())
-        self.tape = parser.state
+        self.tape = parser.tape
         self.mode = mode
         self.guessesMode = mode == nil
         self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits, ahead: ahead)
@@ -143,29 +143,29 @@ final class _ElementStream {
     /// Errors that end one value, not the stream (a malformed line of JSON
     /// Lines), thrown when the element after them is asked for. `ordinal` is
     /// the number of elements completed before the error.
-    @exclusivity(unchecked) private var pendingErrors: [(ordinal: Int, error: any Error)] = []
+    @exclusivity(unchecked) var pendingErrors: [(ordinal: Int, error: any Error)] = []
     /// Hook for `_ValueReader`: how many queued per-value errors `element(_:)`
     /// has thrown, so that a caller can tell one from the stream's `failure`.
     private(set) var pendingErrorsThrown = 0
     /// JSON Lines after a syntax error: skip input up to the next line break.
-    private var skipsToNextLine = false
+    var skipsToNextLine = false
     /// JSON Lines: where the parser last restarted at an error's own line
     /// (the line might hold a good value).
-    private var restartedAt: UInt64?
+    var restartedAt: UInt64?
     /// JSON Lines: the first byte other than whitespace on the line the
     /// chunks so far end in (nil while it is blank), so that whether an
     /// error is the first thing on its line does not depend on where the
     /// chunks end.
-    private var lineContentStart: UInt64?
+    var lineContentStart: UInt64?
     /// The tokens after the parser's boundary as of the last body parsed,
     /// for locating a rejected token that began more than 4 KiB before the
     /// chunk where yajl rejects it (`_tokensAfter`).
-    private var tokensAfterBoundary: (boundary: UInt64, tokens: [_TokenStart])?
+    var tokensAfterBoundary: (boundary: UInt64, tokens: [_TokenStart])?
     /// The last read found no input available (pushed sources only).
     private var needsInput = false
     /// The current yajl handle was given something besides whitespace (JSON
     /// Lines restarts the handle after a syntax error).
-    private var handleSawContent = false
+    var handleSawContent = false
 
     /// The absolute tape index of element `ordinal`'s first token.
     func element(_ ordinal: Int) throws -> Lookup {
@@ -367,7 +367,8 @@ final class _ElementStream {
 
     /// Parses `chunk[start...]`. In JSON Lines a syntax error ends only its
     /// line: it is queued for the reader, the parser restarts, and parsing
-    /// goes on at the next line. Elsewhere it becomes the stream's failure.
+    /// goes on at the next line (`_ElementStream+Lines.swift`). Elsewhere it
+    /// becomes the stream's failure.
     private func parseBody(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) {
         var start = start
         // One pass per malformed line: a loop, not recursion, so that a chunk
@@ -378,110 +379,49 @@ final class _ElementStream {
                 skipsToNextLine = false
                 start = newline + 1
             }
-            guard start < chunk.count else { return }
-            // yajl takes form feed and vertical tab for whitespace; JSON never
-            // allows them raw. Parse up to the first one, then reject it there.
-            let verticalTab = _firstIndex(of: 0x0B, in: chunk, from: start)
-            let end = _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
-            let body = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-            if !handleSawContent { handleSawContent = body.contains { !_isJSONWhitespace($0) } }
-            let outcome = parser.parse(body, base: base + UInt64(start))
-            var error: DecodingError?
-            if case .ok = outcome {
-                let window = _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
-                let boundary = parser.boundary.offset
-                if let tokens = _tokensAfter(boundary, in: window, allowsComments: limits.allowsComments) {
-                    tokensAfterBoundary = (boundary, tokens)
-                }
-                recent.append(body, base: base + UInt64(start))
-                if end < chunk.count, case let held = parser.flushHeld(), !held.isOK {
-                    let fed = parser.lastFed  // an error in a long token held back comes first
-                    error = syntaxError(held, chunk: fed.bytes, base: fed.base)
-                } else if end < chunk.count {
-                    error = decodingError(JSONSyntaxError(
-                        message: "Unexpected character \(_describeByte(chunk[end]))",
-                        position: position(of: base + UInt64(end))))
-                }
-            } else {
-                let fed = parser.lastFed  // `body`, or a long token's bytes held back
-                error = syntaxError(outcome, chunk: fed.bytes, base: fed.base)
-            }
-            guard let error else { return }
+            guard start < chunk.count, let error = parseSpan(chunk, from: start, base: base) else { return }
             guard mode == .lines, case .dataCorrupted(let context) = error,
                   let syntax = context.underlyingError as? JSONSyntaxError else {
                 failure = error
                 return
             }
-            // Resynchronize. When the broken value began on an earlier line and the
-            // error is the first thing on its line, that line may be a good value:
-            // restart right there; otherwise restart after the error's line.
-            let errorOffset = UInt64(syntax.byteOffset)
-            let valueStart = parser.elementInProgressStart
-            // Restarted at the previous error and failed on that very byte: it
-            // is the same error, reported once; the line is skipped below.
-            if restartedAt != errorOffset {
-                pendingErrors.append((Int(parser.completedElements), error))
-            }
-            restartedAt = nil
-            let errorIndex = Int(errorOffset) - Int(base)
-            // The offending token may have begun in an earlier chunk: keep its
-            // bytes (the recent ones) for a restart at it.
-            let carried = errorIndex < 0 ? recent.bytes(from: errorOffset, to: base) : nil
-            // Or it was inside a long token held back (tape_feed.h): its bytes,
-            // up to this chunk, are still those yajl was given last.
-            var earlier = carried
-            let fed = parser.lastFed
-            if earlier == nil, errorIndex < 0, errorOffset >= fed.base, fed.base + UInt64(fed.bytes.count) == base {
-                earlier = Array(fed.bytes[Int(errorOffset - fed.base)...])
-            }
-            recent = _RecentBytes()
-            parser.restart()
-            handleSawContent = false
-            let lineStart = errorOffset - UInt64(syntax.column - 1)
-            let firstOnLine: Bool
-            if lineStart < base, let content = lineContentStart {
-                // The line began in an earlier chunk, with content there. (The
-                // offending token may have begun there too: it holds no line break.)
-                firstOnLine = content == errorOffset
-            } else {
-                let from = max(0, Int(lineStart) - Int(base))
-                firstOnLine = errorIndex >= from && errorIndex <= chunk.count
-                    && chunk[from..<errorIndex].allSatisfy(_isJSONWhitespace)
-            }
-            if let valueStart, valueStart < lineStart, firstOnLine, errorIndex >= 0 || carried != nil {
-                restartedAt = errorOffset
-                guard let carried else {
-                    start = errorIndex
-                    continue
-                }
-                // Parse the token's first bytes again, then the rest of this chunk.
-                var bytes = carried
-                bytes.append(contentsOf: chunk)
-                bytes.withUnsafeBytes { parseBody($0, from: 0, base: errorOffset) }
+            switch resynchronize(after: syntax, error, in: chunk, base: base) {
+            case .parse(let index):
+                start = index
+            case .parseAgain(let bytes, let offset):
+                bytes.withUnsafeBytes { parseBody($0, from: 0, base: offset) }
                 return
-            } else if errorIndex < 0, let earlier, let newline = earlier.firstIndex(of: 0x0A) {
-                // The error's line ended before this chunk: go on after it.
-                var bytes = Array(earlier[(newline + 1)...])
-                bytes.append(contentsOf: chunk)
-                bytes.withUnsafeBytes { parseBody($0, from: 0, base: errorOffset + UInt64(newline + 1)) }
-                return
-            } else {
-                skipsToNextLine = true
-                start = max(0, min(errorIndex, chunk.count))
             }
         }
     }
 
-    /// Updates `lineContentStart` after a chunk.
-    private func noteLineContent(_ chunk: UnsafeRawBufferPointer, base: UInt64) {
-        var from = 0
-        if let newline = chunk.lastIndex(of: 0x0A) {
-            from = newline + 1
-            lineContentStart = nil
+    /// Parses `chunk[start...]` up to the first form feed or vertical tab
+    /// (yajl takes them for whitespace; JSON never allows them raw), and
+    /// returns the error that stopped it, if any.
+    private func parseSpan(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) -> DecodingError? {
+        let verticalTab = _firstIndex(of: 0x0B, in: chunk, from: start)
+        let end = _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
+        let body = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+        if !handleSawContent { handleSawContent = body.contains { !_isJSONWhitespace($0) } }
+        let outcome = parser.parse(body, base: base + UInt64(start))
+        guard case .ok = outcome else {
+            let fed = parser.lastFed  // `body`, or a long token's bytes held back
+            return syntaxError(outcome, chunk: fed.bytes, base: fed.base)
         }
-        if lineContentStart == nil, let first = chunk[from...].firstIndex(where: { !_isJSONWhitespace($0) }) {
-            lineContentStart = base + UInt64(first)
+        let window = _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
+        let boundary = parser.boundary.offset
+        if let tokens = _tokensAfter(boundary, in: window, allowsComments: limits.allowsComments) {
+            tokensAfterBoundary = (boundary, tokens)
         }
+        recent.append(body, base: base + UInt64(start))
+        guard end < chunk.count else { return nil }
+        if case let held = parser.flushHeld(), !held.isOK {
+            let fed = parser.lastFed  // an error in a long token held back comes first
+            return syntaxError(held, chunk: fed.bytes, base: fed.base)
+        }
+        return decodingError(JSONSyntaxError(
+            message: "Unexpected character \(_describeByte(chunk[end]))",
+            position: position(of: base + UInt64(end))))
     }
 
     private func complete() throws {
@@ -520,119 +460,8 @@ final class _ElementStream {
     private func pruneLines() {
         var keepFrom = lastChunkBase
         if let parser, parser.tokenCount > 0 { keepFrom = min(keepFrom, parser.tokens[0].position) }
-        // A long token held back (tape_feed.h): its errors show up when it ends.
+        // A long token held back (`tape_feed.c`): its errors show up when it ends.
         if let parser, let held = parser.openTokenStart { keepFrom = min(keepFrom, held) }
         lines.prune(before: keepFrom)
     }
-
-    // MARK: Positions and errors
-
-    func position(of offset: UInt64) -> _SourcePosition {
-        lines.position(of: offset)
-    }
-
-    func decodingError(_ error: JSONSyntaxError) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: [], debugDescription: error.description, underlyingError: error))
-    }
-
-    private func syntaxError(_ outcome: _ParseOutcome, chunk: UnsafeRawBufferPointer,
-                             base: UInt64, atEnd: Bool = false) -> DecodingError {
-        switch outcome {
-        case .ok:
-            preconditionFailure("not an error")
-        case let .stopped(code, offset, kind):
-            return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
-                                                 position: position(of: offset)))
-        case let .invalid(message, offset, boundary):
-            let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
-            var tokens = _tokensAfter(boundary.offset, in: window, allowsComments: limits.allowsComments)
-            if tokens == nil, let known = tokensAfterBoundary, known.boundary == boundary.offset { tokens = known.tokens }
-            let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
-                                             in: window, atEnd: atEnd, boundary: boundary, tokens: tokens)
-            return decodingError(JSONSyntaxError(message: located.message,
-                                                 position: position(of: located.position)))
-        }
-    }
-
-    private func limitMessage(code: Int32, kind: UInt8) -> String {
-        switch Int(code) {
-        case SJ_ERROR_DEPTH:
-            return "Nesting deeper than \(limits.maxDepth) levels (maxDepth)"
-        case SJ_ERROR_NUMBER_LENGTH:
-            return "Number literal longer than \(limits.maxNumberLength) characters (maxNumberLength)"
-        case SJ_ERROR_STRING_LENGTH:
-            return "String longer than \(limits.maxStringLength) bytes (maxStringLength)"
-        case SJ_ERROR_SURROGATE:
-            let unit = parser?.unpairedSurrogate ?? 0
-            let escape = "\\u" + String(unit, radix: 16, uppercase: true)
-            return unit >= 0xDC00
-                ? "Invalid \\u escape in string: \(escape) is a low surrogate without a high surrogate before it"
-                : "Invalid \\u escape in string: \(escape) is a high surrogate not followed by a \\u escape of a low surrogate"
-        case SJ_ERROR_UTF8:
-            switch Int(parser?.invalidUTF8Reason ?? 0) {
-            case SJ_UTF8_SURROGATE: return "Invalid UTF-8: an encoded UTF-16 surrogate (U+D800 to U+DFFF)"
-            case SJ_UTF8_PAST_MAX: return "Invalid UTF-8: a code point past U+10FFFF"
-            default: return "Invalid UTF-8: an overlong encoding"
-            }
-        case SJ_ERROR_COMMENT_LENGTH:
-            return "Comment longer than \(limits.maxStringLength) bytes (maxStringLength)"
-        case SJ_ERROR_NOT_ARRAY:
-            let wanted = mode == .members ? "an object" : "an array"
-            let place = path.isEmpty ? "at the root" : "at path \(_describePath(path))"
-            return "Expected \(wanted) \(place) but found \(_describeKind(kind))"
-        case SJ_ERROR_PATH_NOT_OBJECT:
-            return "Expected an object on the way to path \(_describePath(path)) but found \(_describeKind(kind))"
-        case SJ_ERROR_MEMORY:
-            return "Out of memory while recording an element"
-        default:
-            return "Element too large to record (over 4 Gi tokens or bytes)"
-        }
-    }
-}
-
-extension JSONSyntaxError {
-    init(message: String, position: _SourcePosition) {
-        self.init(message: message, byteOffset: position.byteOffset, line: position.line, column: position.column)
-    }
-}
-
-/// The index of the first `byte` in `buffer[start..<end]` (`end` nil: the whole rest).
-func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int, before end: Int? = nil) -> Int? {
-    let end = end ?? buffer.count
-    guard start < end, let hit = memchr(buffer.baseAddress! + start, Int32(byte), end - start) else { return nil }
-    return buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
-}
-
-/// The UTF-8 byte order mark, skipped at the start of input.
-let _utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
-
-@inline(__always)
-func _isJSONWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-}
-
-func _describePath(_ path: [String]) -> String {
-    path.isEmpty ? "." : path.map { "." + $0 }.joined()
-}
-
-func _describeKind(_ kind: UInt8) -> String {
-    switch Int(kind) {
-    case SJ_NULL: return "null"
-    case SJ_FALSE, SJ_TRUE: return "a boolean"
-    case SJ_NUMBER: return "a number"
-    case SJ_STRING: return "a string"
-    case SJ_ARRAY: return "an array"
-    case SJ_OBJECT: return "an object"
-    case SJ_OVERSIZED: return "an element over maxElementBytes"
-    default: return "a key"
-    }
-}
-
-/// `'x'` for printable ASCII, `U+000C` for control characters, `byte 0xFF` otherwise.
-func _describeByte(_ byte: UInt8) -> String {
-    if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-    let hex = String(byte, radix: 16, uppercase: true)
-    if byte < 0x80 { return "U+" + String(repeating: "0", count: 4 - hex.count) + hex }
-    return "byte 0x" + (hex.count == 1 ? "0" : "") + hex
 }

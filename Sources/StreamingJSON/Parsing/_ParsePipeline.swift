@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 import Foundation
 
 // Parsing on a second core.

@@ -76,7 +76,7 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
     return ("Unexpected character \(found)\(expectation)", index)
 }
 
-/// Where the last token yajl accepted ends (tape.h), and whether a `,` or
+/// Where the last token yajl accepted ends (`sj_location`), and whether a `,` or
 /// `:` may have been accepted after it (it is a key, or a value or closing
 /// bracket inside a container).
 struct _TokenBoundary {
@@ -209,7 +209,7 @@ func _wordTokenEnd(from start: UInt64, in window: _ByteWindow) -> UInt64? {
 
 /// The bytes around a syntax error: the chunk yajl was given and up to 4 KiB
 /// read before the current chunk. That chunk is usually the current one; for
-/// a long token held back (`CYajl/tape_feed.h`) it is the token's bytes,
+/// a long token held back (`tape_feed.c`) it is the token's bytes,
 /// which the recent bytes then overlap.
 struct _ByteWindow {
     let recent: _RecentBytes

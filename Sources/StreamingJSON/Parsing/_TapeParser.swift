@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
+internal import CYajl
 import Foundation
 
-/// What a stream records: see `SJ_MODE_*` in `CYajl/tape.h`.
+/// What a stream records: see `SJ_MODE_*` in `CJSONTape.h`.
 enum _StreamMode: Int32 {
     /// The root value; a root array is streamed element by element.
     case document = 0
@@ -25,7 +26,7 @@ package struct _ParserLimits: Sendable {
     package var maxDepth = 512
     package var maxNumberLength = 1_000
     /// Bytes of a string or key after unescaping; a string that spans reads
-    /// is also held to it as written (`CYajl/tape_feed.h`).
+    /// is also held to it as written (`tape_feed.c` in CJSONTape).
     package var maxStringLength = 64 << 20
     /// 0: no limit.
     package var maxElementBytes = 0
@@ -46,7 +47,7 @@ enum _ParseOutcome {
     case stopped(code: Int32, position: UInt64, foundKind: UInt8)
     /// yajl rejected the input; `offset` is yajl's offset in the bytes of its
     /// last call (`_TapeParser.lastFed`: the chunk, or a long token's bytes
-    /// held back), `boundary` the end of the last token it accepted (tape.h).
+    /// held back), `boundary` the end of the last token it accepted (`CJSONTape.h`).
     case invalid(message: String, offset: Int, boundary: _TokenBoundary)
 }
 
@@ -66,10 +67,8 @@ final class _TapeParser {
     private var allowsComments = false
 
     init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
-        state = Self.allocateState()
-        state.initialize(to: sj_parser())
         pathKeys = path.isEmpty ? nil : _CKeyList(path.map { Array($0.utf8) })
-        sj_parser_setup(state, mode.rawValue, pathKeys?.keys, pathKeys?.lengths, path.count)
+        state = Self.create(mode, pathKeys, count: path.count)
         if let members = limits.recordedMembers {
             let list = _CKeyList(members.names)
             sj_parser_project(state, list.keys, list.lengths, list.count)
@@ -77,14 +76,12 @@ final class _TapeParser {
         } else {
             memberKeys = nil
         }
-        state.pointee.maxDepth = limits.maxDepth
-        state.pointee.maxNumberLength = limits.maxNumberLength
-        state.pointee.maxStringLength = limits.maxStringLength
-        state.pointee.maxElementBytes = UInt64(limits.maxElementBytes)
+        state.pointee.limits = sj_limits(
+            maxDepth: limits.maxDepth, maxNumberLength: limits.maxNumberLength,
+            maxStringLength: limits.maxStringLength, maxElementBytes: UInt64(limits.maxElementBytes))
 
         allowsComments = limits.allowsComments
-        let handle = sj_yajl_alloc(sj_callbacks(), UnsafeMutableRawPointer(state))
-        state.pointee.yajl = handle
+        guard let handle = sj_parser_open(state) else { Self.outOfMemory() }
         // UTF-8 validation stays on (the flag named `dont_validate` turns it off).
         _ = cyajl_config(handle, yajl_allow_comments, limits.allowsComments ? 1 : 0)
         if mode == .lines || mode == .roots || mode == .events {
@@ -95,48 +92,46 @@ final class _TapeParser {
     /// A tape with no parser behind it: a batch between threads, or the
     /// decoding thread's tape when parsing runs on another thread.
     init(tapeOnly: Void) {
-        state = Self.allocateState()
-        state.initialize(to: sj_parser())
         pathKeys = nil
         memberKeys = nil
-        sj_parser_setup(state, _StreamMode.lines.rawValue, nil, nil, 0)
+        state = Self.create(.lines, nil, count: 0)
     }
 
     deinit {
-        sj_parser_release(state)
-        state.deinitialize(count: 1)
-        UnsafeMutableRawPointer(state).deallocate()
+        sj_parser_destroy(state)
     }
 
-    /// The C parser's state, on cache lines of its own. The callbacks write
-    /// it on every token; when it shared a line with the small objects the
-    /// decoding thread allocates and retains all the time (the same malloc
-    /// arena), each write pulled the line back from the other core, and the
-    /// parsing thread ran at half its speed.
-    private static func allocateState() -> UnsafeMutablePointer<sj_parser> {
-        let line = Int(SJ_LINE)
-        let size = (MemoryLayout<sj_parser>.size + line - 1) / line * line
-        return UnsafeMutableRawPointer.allocate(byteCount: size, alignment: line)
-            .bindMemory(to: sj_parser.self, capacity: 1)
+    /// The C parser's state, on cache lines of its own (`sj_parser_create`).
+    private static func create(_ mode: _StreamMode, _ path: _CKeyList?, count: Int) -> UnsafeMutablePointer<sj_parser> {
+        guard let state = sj_parser_create(mode.rawValue, path?.keys, path?.lengths, count) else { outOfMemory() }
+        return state
+    }
+
+    /// The tape's buffers grow with the largest element; running out of
+    /// memory for them is fatal, as it is for a Swift array.
+    @inline(never)
+    private static func outOfMemory() -> Never {
+        fatalError("StreamingJSON: out of memory for the parser's state")
     }
 
     /// After a syntax error in JSON Lines: a new yajl handle (yajl cannot
     /// recover), the element in progress forgotten, complete elements kept.
     func restart() {
         sj_parser_restart(state)
+        guard state.pointee.yajl != nil else { Self.outOfMemory() }
         _ = cyajl_config(state.pointee.yajl, yajl_allow_comments, allowsComments ? 1 : 0)
         _ = cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
     }
 
-    /// The end of the last token yajl accepted (tape.h).
+    /// The end of the last token yajl accepted (`CJSONTape.h`).
     var boundary: _TokenBoundary {
-        _TokenBoundary(offset: state.pointee.boundary, separated: state.pointee.boundarySeparated != 0)
+        _TokenBoundary(offset: state.pointee.location.boundary, separated: state.pointee.location.boundarySeparated != 0)
     }
 
     /// Where the element being parsed began, if one is in progress.
     var elementInProgressStart: UInt64? {
         let p = state.pointee
-        return p.depth > 0 || p.tokenCount > Int(p.completeEnd.token) ? p.currentPosition : nil
+        return p.framing.depth > 0 || p.tape.tokenCount > Int(p.tape.completeEnd.token) ? p.tape.currentPosition : nil
     }
 
     // MARK: Feeding
@@ -149,26 +144,26 @@ final class _TapeParser {
 
     /// The bytes of yajl's last call and their absolute offset: the chunk
     /// just parsed, or the bytes of a long token held back until its end
-    /// (`CYajl/tape_feed.h`). Valid until the next call.
+    /// (`tape_feed.c` in CJSONTape). Valid until the next call.
     var lastFed: (bytes: UnsafeRawBufferPointer, base: UInt64) {
         let p = state.pointee
-        return (UnsafeRawBufferPointer(start: p.fed, count: p.fedLength), p.fedBase)
+        return (UnsafeRawBufferPointer(start: p.input.fed, count: p.input.fedLength), p.input.fedBase)
     }
 
     /// The UTF-16 code unit of the last unpaired surrogate escape found
     /// (`SJ_ERROR_SURROGATE`).
-    var unpairedSurrogate: UInt16 { UInt16(truncatingIfNeeded: state.pointee.escUnit) }
+    var unpairedSurrogate: UInt16 { UInt16(truncatingIfNeeded: state.pointee.checks.escUnit) }
 
     /// Why the last UTF-8 sequence refused was refused (`SJ_ERROR_UTF8`, `SJ_UTF8_*`).
-    var invalidUTF8Reason: UInt8 { state.pointee.utf8Bad }
+    var invalidUTF8Reason: UInt8 { state.pointee.checks.utf8Bad }
 
     /// Where the token that the last chunk ended inside of begins, if one is open.
     var openTokenStart: UInt64? {
-        let start = state.pointee.pendingStart
+        let start = state.pointee.pending.pendingStart
         return start == UInt64.max ? nil : start
     }
 
-    /// Hands yajl the bytes of a long token held back (tape_feed.h), so that
+    /// Hands yajl the bytes of a long token held back (`tape_feed.c`), so that
     /// an error in them is reported before one found after them.
     func flushHeld() -> _ParseOutcome {
         check(sj_parser_flush_held(state))
@@ -186,7 +181,7 @@ final class _TapeParser {
             return .ok
         case yajl_status_client_canceled:
             let p = state.pointee
-            return .stopped(code: p.error, position: p.errorPosition, foundKind: UInt8(truncatingIfNeeded: p.errorKind))
+            return .stopped(code: p.location.error, position: p.location.errorPosition, foundKind: UInt8(truncatingIfNeeded: p.location.errorKind))
         default:
             let handle = state.pointee.yajl
             let offset = Int(yajl_get_bytes_consumed(handle))
@@ -201,27 +196,35 @@ final class _TapeParser {
 
     // MARK: The tape
 
-    var tokens: UnsafePointer<sj_token> { UnsafePointer(state.pointee.tokens) }
-    var arena: UnsafePointer<UInt8> { UnsafePointer(state.pointee.arena) }
-    var tokenCount: Int { state.pointee.tokenCount }
-    var elementCount: Int { state.pointee.elementCount }
+    /// The recorded tokens, inside the parser's state: readers keep this
+    /// pointer, which stays valid as long as the parser (the buffers it
+    /// points to move when the tape grows or is compacted).
+    var tape: UnsafeMutablePointer<sj_tape> {
+        (UnsafeMutableRawPointer(state) + MemoryLayout<sj_parser>.offset(of: \.tape)!)
+            .assumingMemoryBound(to: sj_tape.self)
+    }
+
+    var tokens: UnsafePointer<sj_token> { UnsafePointer(state.pointee.tape.tokens) }
+    var arena: UnsafePointer<UInt8> { UnsafePointer(state.pointee.tape.arena) }
+    var tokenCount: Int { state.pointee.tape.tokenCount }
+    var elementCount: Int { state.pointee.tape.elementCount }
 
     /// Index (on the tape) of complete element `index` (0 = oldest kept).
-    func elementStart(_ index: Int) -> Int { Int(state.pointee.elements[index].token) }
+    func elementStart(_ index: Int) -> Int { Int(state.pointee.tape.elements[index].token) }
 
     /// Drops the `count` oldest complete elements; returns the tokens dropped.
     func dropElements(_ count: Int) -> Int { sj_parser_drop_elements(state, count) }
 
     /// Whether the target of an `.array`/`.members` stream was found.
-    var foundTarget: Bool { state.pointee.inTarget != 0 || state.pointee.targetDone != 0 }
+    var foundTarget: Bool { state.pointee.framing.inTarget != 0 || state.pointee.framing.targetDone != 0 }
 
     /// In `.document` mode: the root is an array whose elements are streamed.
     var streamsRootArray: Bool {
         let p = state.pointee
-        return p.frameDepth == 1 && (p.inTarget != 0 || p.targetDone != 0)
+        return p.framing.frameDepth == 1 && (p.framing.inTarget != 0 || p.framing.targetDone != 0)
     }
 
-    var completedElements: UInt64 { state.pointee.completedElements }
+    var completedElements: UInt64 { state.pointee.tape.completedElements }
 }
 
 /// Byte strings laid out for C (`const unsigned char *const *` and

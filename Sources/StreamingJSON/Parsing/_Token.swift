@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 
-// Reading the tape's tokens (layout in CYajl/tape.h).
+// Reading the tape's tokens (layout in `CJSONTape.h`).
 extension sj_token {
     @inline(__always) var kind: UInt8 { UInt8(truncatingIfNeeded: word >> 56) }
     /// Absolute byte offset of the value in the input.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 import Foundation
 
 // Decoding and encoding `JSONValue`. With this package's decoder and encoder

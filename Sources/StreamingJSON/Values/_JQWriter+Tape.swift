@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CYajl
+internal import CJSONTape
 
 // Writing a value straight from the tape, for `jsonstream --jq .`: the same
 // bytes `write(_:)` gives for the `JSONValue` the tape would build, without

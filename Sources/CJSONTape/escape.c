@@ -3,11 +3,7 @@
 // escaped as Foundation's JSONEncoder escapes them, 16 bytes at a time
 // (SSE2) or 8 at a time elsewhere. Both writers use it: `_JSONOutput.writeEscaped`
 // (the direct encoder) and `_JSONScalars.append(utf8:)` (the tape).
-#ifndef CYAJL_ESCAPE_H
-#define CYAJL_ESCAPE_H
-
-#include <stddef.h>
-#include <stdint.h>
+#include "CJSONTape.h"
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -45,8 +41,8 @@ static inline size_t sj_write_escape(unsigned char *to, unsigned char byte) {
 /// number of bytes written. `to` needs room for `6 * length + 16` bytes:
 /// clean runs are stored 16 (or 8) bytes at a time, past what they keep.
 /// Reads nothing past `source + length`.
-static inline size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length,
-                                      int slashes) {
+size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length,
+                        int slashes) {
     unsigned char *d = to;
     size_t i = 0;
 #if defined(__SSE2__)
@@ -116,5 +112,3 @@ static inline size_t sj_write_escaped(unsigned char *to, const unsigned char *so
     }
     return (size_t)(d - to);
 }
-
-#endif
