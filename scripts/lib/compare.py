@@ -143,6 +143,9 @@ def main():
     parser.add_argument("--twitter-rounds", type=int, default=300)
     parser.add_argument("--scratch", required=True, help="a directory for the outputs (emptied afterwards)")
     parser.add_argument("--out", default="")
+    parser.add_argument("--baseline-bin", default="",
+                        help="a directory with another build's streamingjson-bench and jsonstream: each of our rows "
+                             "runs with both, interleaved, and a table compares them")
     args = parser.parse_args()
 
     args.load_start = load()
@@ -212,6 +215,8 @@ def build_rows(args, scratch):
                 output=out("ijson-1g.out"), size=big_size),
         ]
     rows += compare_jq.rows(Row, args, scratch)
+    if args.baseline_bin:
+        rows = with_baseline_twins(args, rows)
     if not args.ijson_python:
         for row in rows:
             if row.key.startswith("ijson"):
@@ -220,6 +225,49 @@ def build_rows(args, scratch):
         if not binary:
             next(row for row in rows if row.key == key).failed = "%s is not available (scripts/lib/references.sh)" % what
     return rows
+
+
+BASELINE = "@baseline"
+
+
+def with_baseline_twins(args, rows):
+    """After each row that runs our build, the same row with the baseline's binary."""
+    ours = {args.bench: os.path.join(args.baseline_bin, "streamingjson-bench"),
+            args.jsonstream: os.path.join(args.baseline_bin, "jsonstream")}
+    result = []
+    for row in rows:
+        result.append(row)
+        if row.command[0] not in ours:
+            continue
+        rename = {path: path + ".baseline" for path in (row.output, row.writes) if path}
+        command = [ours[row.command[0]]] + [rename.get(part, part) for part in row.command[1:]]
+        result.append(Row(row.section, row.key + BASELINE, row.name + " [baseline]", command, stdin=row.stdin,
+                          output=rename.get(row.output), timing=row.timing, size=row.size,
+                          writes=rename.get(row.writes)))
+    return result
+
+
+def baseline_table(by_key, problems):
+    """Each of our rows against the same row with the baseline build."""
+    lines = ["### This build against the baseline (same run, interleaved)", "",
+             "| row | baseline s | this build s | change | output |", "|---|---:|---:|---:|---|"]
+    for key, twin in by_key.items():
+        if not key.endswith(BASELINE):
+            continue
+        row = by_key[key[:-len(BASELINE)]]
+        if not (row.ok and twin.ok):
+            lines.append("| %s | FAILED | | | |" % row.name.replace("|", "\\|"))
+            continue
+        same = "-"
+        if row.output and twin.output:
+            same = "identical" if subprocess.run(["cmp", "-s", row.output, twin.output]).returncode == 0 \
+                else "DIFFERENT"
+            if same == "DIFFERENT":
+                problems.append("%s: output differs from the baseline's" % row.name)
+        lines.append("| %s%s | %.3f | %.3f | %+.1f%% | %s |" % (
+            row.name.replace("|", "\\|"), " (1 GiB)" if row.section == "1gib" else "", twin.median, row.median,
+            100 * (row.median / twin.median - 1), same))
+    return lines
 
 
 def report(args, scratch):
@@ -260,6 +308,8 @@ def report(args, scratch):
 
     lines = [machine_line(args), ""]
     lines += tables(args, rows, by_key)
+    if args.baseline_bin:
+        lines += baseline_table(by_key, problems) + [""]
     lines += [""] + targets(args, by_key)
     if problems:
         lines += ["", "Problems:"] + ["- " + problem.splitlines()[0] for problem in problems]
