@@ -157,6 +157,36 @@ import Testing
         #expect(weakDecoder == nil)
     }
 
+    /// On a standard library whose keyed containers were not one reference,
+    /// none would be kept: every container is built, and the results are
+    /// the same (`_ContainerLayout`).
+    @Test func withTheLayoutUnknownNothingIsShelvedAndDecodingIsTheSame() throws {
+        try _ContainerLayout.$treatsLayoutAsUnknown.withValue(true) {
+            let options = _DecodingOptions()
+            let stream = options.makeStream(source: _DataSource(Self.forest), size: Self.forest.count, mode: .array)
+            let decoder = _TapeDecoder(stream: stream, options: options)
+            var container = _IncrementalUnkeyedContainer(decoder: decoder, path: .root, shelvesContainers: true)
+            var trees: [Tree] = []
+            while let tree = try container.nextElement(Tree.self) { trees.append(tree) }
+            #expect(trees == (try JSONDecoder().decode([Tree].self, from: Self.forest)))
+            #expect(decoder.shelf.count == 0)
+
+            let output = _JSONOutput(capacity: 256)
+            let direct = _DirectEncoding(options: _EncodingOptions(), output: output, pretty: false)
+            let scope = direct.shelfScope()
+            for (index, node) in EncoderContainerReuseTests.forest.enumerated() {
+                try direct.encodeRoot(node, isElement: true, indent: 0, index: index)
+                #expect(!direct.needsTape)
+            }
+            #expect(direct.shelf.count == 0)
+            let written = String(decoding: output.takeData(), as: UTF8.self)
+            #expect(written == EncoderContainerReuseTests.forest.map(EncoderContainerReuseTests.json).joined())
+            withExtendedLifetime(scope) {}
+        }
+        // And with the layout as it is, the same decode keeps containers.
+        #expect(_ContainerLayout.allowsReuse(of: KeyedDecodingContainer<Tree.CodingKeys>.self))
+    }
+
     // Key types of every shape, for the spelling cache of shelved contexts
     // (`_ObjectContext.spellings`: one-byte trivial keys are told apart by
     // their byte; other keys are asked for their `stringValue` each time).

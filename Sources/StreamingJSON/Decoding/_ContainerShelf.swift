@@ -29,8 +29,9 @@ import Foundation
 ///
 /// This relies on `KeyedDecodingContainer` and `KeyedEncodingContainer`
 /// being one strong reference to their box, as they have been since Swift 4
-/// (`_box`). A container whose size is not one reference is never shelved,
-/// and one is built each time.
+/// (`_box`): a standard-library layout detail, checked at run time
+/// (`_ContainerLayout`). Where it does not hold, nothing is shelved and a
+/// container is built each time.
 struct _ContainerShelf<Context: AnyObject> {
     private struct Entry {
         let keyType: ObjectIdentifier
@@ -73,7 +74,7 @@ struct _ContainerShelf<Context: AnyObject> {
     /// use, has room, and the container is one reference.
     @inline(__always)
     func hasRoom<Container>(for _: Container.Type) -> Bool {
-        isEnabled && entries.count < Self.capacity && MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size
+        isEnabled && entries.count < Self.capacity && _ContainerLayout.allowsReuse(of: Container.self)
     }
 
     /// Keeps a container just built, when `hasRoom(for:)`.
@@ -99,6 +100,23 @@ struct _ContainerShelf<Context: AnyObject> {
         }
         entries.removeAll()
         _ContainerOrphanage.sweep()
+    }
+}
+
+/// Whether a `Keyed…Container` may be kept as the one reference it
+/// consists of. Asked only when a container is built, not when one is
+/// reused.
+enum _ContainerLayout {
+    /// Tests set this to run the path that builds every container, as on a
+    /// standard library whose containers are laid out otherwise.
+    @TaskLocal static var treatsLayoutAsUnknown = false
+
+    /// `Container` (a `Keyed…Container<Key>`) has the size and alignment of
+    /// one reference, and no test asked for the other path.
+    static func allowsReuse<Container>(of _: Container.Type) -> Bool {
+        MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size
+            && MemoryLayout<Container>.alignment == MemoryLayout<AnyObject>.alignment
+            && !treatsLayoutAsUnknown
     }
 }
 
