@@ -244,7 +244,7 @@ import Testing
     }
 
     /// A string that yajl unescaped or that spanned chunks was placed past
-    /// its closing quote (tape.h), so errors on it, and an element that is
+    /// its closing quote (`CJSONTape.h`), so errors on it, and an element that is
     /// one, depended on the split; they are now at its opening quote.
     @Test func errorsOnAStringPointAtItsOpeningQuote() throws {
         func firstError(_ data: String, path: [String] = [], format: JSONStreamFormat, chunk: Int) -> JSONSyntaxError? {

@@ -5,7 +5,7 @@ import Testing
 
 /// Hostile and oversized inputs: each ends in a clear error at the right
 /// place, and tokens that span many reads are held to their limit before
-/// yajl buffers them (`CYajl/tape_feed.h`). Peak memory for the same inputs
+/// yajl buffers them (`tape_feed.c` in CJSONTape). Peak memory for the same inputs
 /// at full size is measured by `scripts/limits`, not here.
 @Suite struct LimitsTests {
     /// The syntax error decoding `data` (in chunks of `chunk` bytes) throws.
@@ -358,7 +358,7 @@ import Testing
 }
 
 /// JSON Lines resynchronize the same way when the broken string was held
-/// back over several reads (tape_feed.h): the line after the error's line is
+/// back over several reads (`tape_feed.c`): the line after the error's line is
 /// read, however the input was split (found by fuzz target stream).
 @Suite struct HeldTokenResyncTests {
     static func events(_ text: String, chunk: Int) -> [String] {
