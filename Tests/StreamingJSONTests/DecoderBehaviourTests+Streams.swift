@@ -17,7 +17,7 @@ extension DecoderBehaviourTests {
         ids.map { #"{"id": \#($0), "name": "r\#($0)"}"# }.joined(separator: separator)
     }
 
-    // MARK: 8. elements(of:from: Data)
+    // MARK: elements(of:from: Data)
 
     @Test func syncIteratorAndForEachGiveTheSameElements() throws {
         let data = Self.json("[" + Self.records(0..<300) + "]")
@@ -135,7 +135,7 @@ extension DecoderBehaviourTests {
         #expect(throws: DecodingError.self) { try collect(decoder.elements(of: Int.self, from: Self.json("1\nx"), format: .jsonLines)) }
     }
 
-    // MARK: 9. Files and pipes
+    // MARK: Files and pipes
 
     @Test func decodeContentsOfAFile() throws {
         let directory = FileManager.default.temporaryDirectory
@@ -268,7 +268,7 @@ extension DecoderBehaviourTests {
         var value: Int { lock.lock(); defer { lock.unlock() }; return count }
     }
 
-    // MARK: 10. Numbers
+    // MARK: Numbers
 
     struct Limits: Decodable, Equatable {
         var int64Min: Int64, uint64Max: UInt64, int8Min: Int8, int8Max: Int8, uint8Max: UInt8, uint8Min: UInt8
@@ -416,7 +416,7 @@ extension DecoderBehaviourTests {
                 == [0, 0, Double.leastNonzeroMagnitude])
     }
 
-    // MARK: 11. Options
+    // MARK: Options
 
     @Test func defaultOptions() throws {
         let decoder = StreamingJSONDecoder()
@@ -552,7 +552,7 @@ extension DecoderBehaviourTests {
         #expect(try StreamingJSONDecoder().decode(Scaled.self, from: Self.json("4")) == Scaled(value: 4, tag: "none", seen: []))
     }
 
-    // MARK: 12. Key strategies
+    // MARK: Key strategies
 
     static let snakeKeys = ["_leading", "trailing_", "__both__", "a__b", "already_camelCase", "ALL_CAPS_KEY", "single", "x_1_y"]
 

@@ -61,7 +61,7 @@ import Testing
         expectSameElements(lines, whole)
     }
 
-    // MARK: 1. Every source yields the whole array's elements
+    // MARK: Every source yields the whole array's elements
 
     @Test func dataSourceSyncAsyncAndForEach() async throws {
         let expected = try Self.wholeArray()
@@ -210,7 +210,7 @@ import Testing
         try expectSameElements(decoder.decode([Record].self, from: Self.fixture.array), expected)
     }
 
-    // MARK: 2. twitter.json at ["statuses"]
+    // MARK: twitter.json at ["statuses"]
 
     struct Twitter: Decodable { var statuses: [AnyJSON] }
 
@@ -243,7 +243,7 @@ import Testing
         expectSameElements(bytes.elements, expected, "single bytes")
     }
 
-    // MARK: 3. Chunk boundaries inside tokens
+    // MARK: Chunk boundaries inside tokens
 
     struct Piece: Decodable, Equatable {
         var text: String
@@ -319,7 +319,7 @@ import Testing
         }
     }
 
-    // MARK: 7. Slow pipes deliver each element when its closing bracket arrives
+    // MARK: Slow pipes deliver each element when its closing bracket arrives
 
     /// How long the writer waits for the reader to report an element before
     /// counting it as held back. An element that is held back never arrives
@@ -416,7 +416,7 @@ import Testing
         }
     }
 
-    // MARK: 10. Leaving the loop and cancelling
+    // MARK: Leaving the loop and cancelling
 
     struct Item: Decodable, Equatable { var id: Int; var name: String }
 
