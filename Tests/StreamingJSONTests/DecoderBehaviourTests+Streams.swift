@@ -230,35 +230,40 @@ extension DecoderBehaviourTests {
     }
 
     @Test func pipeElementsArriveBeforeTheWriterFinishes() async throws {
-        // The writer sends the next element only once the reader has the previous one:
-        // this completes only if each element is delivered as soon as its bytes arrive.
+        // The writer sends the next element only once the reader has the previous one
+        // (or, should an element be held back, after a minute): each element must reach
+        // the reader while only its own bytes and those before it are written.
         let pipe = Pipe()
         let writer = pipe.fileHandleForWriting
         let received = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        let timeouts = Counter()
+        let written = Counter()  // elements written so far
         Thread.detachNewThread {
             writer.write(Data("[".utf8))
+            var waiting = true
             for id in 0..<5 {
+                written.increment()
                 writer.write(Data((#"{"id": \#(id), "name": "r\#(id)"}"# + (id == 4 ? "]" : ",")).utf8))
-                if id < 4, received.wait(timeout: .now() + 5) == .timedOut { timeouts.increment() }
+                if id < 4, waiting, received.wait(timeout: .now() + 60) == .timedOut { waiting = false }
             }
             try? writer.close()
             finished.signal()
         }
         let reader = pipe.fileHandleForReading
-        let records = try await offThePool { () -> [Record] in
+        let (records, writtenAtDelivery) = try await offThePool { () -> ([Record], [Int]) in
             var records: [Record] = []
+            var writtenAtDelivery: [Int] = []
             var iterator = StreamingJSONDecoder().elements(of: Record.self, from: reader).makeIterator()
             while let record = try iterator.next() {
                 records.append(record)
+                writtenAtDelivery.append(written.value)
                 received.signal()
             }
-            return records
+            return (records, writtenAtDelivery)
         }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 60) == .success)
         #expect(records == (0..<5).map(Record.expected))
-        #expect(timeouts.value == 0, "the reader waited for more input than the element needed")
+        #expect(writtenAtDelivery == [1, 2, 3, 4, 5], "the reader waited for more input than the element needed")
     }
 
     final class Counter: @unchecked Sendable {
