@@ -225,7 +225,7 @@ extension DecoderBehaviourTests {
         }
         let reader = pipe.fileHandleForReading
         let records = try await offThePool { try StreamingJSONDecoder().decode([Record].self, from: reader) }
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(records == (0..<400).map(Record.expected))
     }
 
