@@ -102,12 +102,20 @@ let package = Package(
             path: "Sources/StreamingJSONBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // One test target per layer; Tests/Fixtures is shared by all three.
+        // StreamingJSON: the decoder, encoder, sources, values and writers.
         .testTarget(
             name: "StreamingJSONTests",
             dependencies: [
-                "StreamingJSON", "JSONFilter",
+                "StreamingJSON",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // JSONFilter: the jq language, against jq 1.8.2's suite and a recorded corpus.
+        .testTarget(
+            name: "JSONFilterTests",
+            dependencies: ["JSONFilter", "StreamingJSON"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Unit tests of JSONStreamTool and end-to-end tests of the built binary.

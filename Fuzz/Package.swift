@@ -15,8 +15,14 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(path: "..")],
     targets: [
+        // The checks are the test targets' (links to Tests/StreamingJSONTests/FuzzChecks
+        // and Tests/JSONFilterTests/FuzzChecks), where the saved inputs run as regression tests.
         .target(
             name: "FuzzChecks",
+            dependencies: [.product(name: "StreamingJSON", package: root)]
+        ),
+        .target(
+            name: "FilterFuzzChecks",
             dependencies: [
                 .product(name: "StreamingJSON", package: root),
                 .product(name: "JSONFilter", package: root),
@@ -26,7 +32,7 @@ let package = Package(
         .executableTarget(name: "fuzz-decode", dependencies: ["FuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "fuzz-stream", dependencies: ["FuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "fuzz-typed", dependencies: ["FuzzChecks", "FuzzDriver"]),
-        .executableTarget(name: "fuzz-filter", dependencies: ["FuzzChecks", "FuzzDriver"]),
+        .executableTarget(name: "fuzz-filter", dependencies: ["FilterFuzzChecks", "FuzzDriver"]),
         .executableTarget(name: "fuzz-roundtrip", dependencies: ["FuzzChecks", "FuzzDriver"]),
     ]
 )

@@ -5,7 +5,7 @@ import Testing
 
 // The unkeyed and keyed containers' API (nested and streamed), compared with Foundation.
 extension DecoderBehaviourTests {
-    // MARK: 6. Nested unkeyed container
+    // MARK: Nested unkeyed container
 
     struct Pair: Decodable, Equatable { var k: Int }
 
@@ -117,7 +117,7 @@ extension DecoderBehaviourTests {
         #expect(foundation.log == Self.expectedUnkeyedLog([]))
     }
 
-    // MARK: 7. Keyed container
+    // MARK: Keyed container
 
     struct KeyedProbe: Decodable {
         var allKeys: Set<String>

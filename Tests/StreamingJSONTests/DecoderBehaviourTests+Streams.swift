@@ -17,7 +17,7 @@ extension DecoderBehaviourTests {
         ids.map { #"{"id": \#($0), "name": "r\#($0)"}"# }.joined(separator: separator)
     }
 
-    // MARK: 8. elements(of:from: Data)
+    // MARK: elements(of:from: Data)
 
     @Test func syncIteratorAndForEachGiveTheSameElements() throws {
         let data = Self.json("[" + Self.records(0..<300) + "]")
@@ -135,7 +135,7 @@ extension DecoderBehaviourTests {
         #expect(throws: DecodingError.self) { try collect(decoder.elements(of: Int.self, from: Self.json("1\nx"), format: .jsonLines)) }
     }
 
-    // MARK: 9. Files and pipes
+    // MARK: Files and pipes
 
     @Test func decodeContentsOfAFile() throws {
         let directory = FileManager.default.temporaryDirectory
@@ -225,40 +225,45 @@ extension DecoderBehaviourTests {
         }
         let reader = pipe.fileHandleForReading
         let records = try await offThePool { try StreamingJSONDecoder().decode([Record].self, from: reader) }
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(records == (0..<400).map(Record.expected))
     }
 
     @Test func pipeElementsArriveBeforeTheWriterFinishes() async throws {
-        // The writer sends the next element only once the reader has the previous one:
-        // this completes only if each element is delivered as soon as its bytes arrive.
+        // The writer sends the next element only once the reader has the previous one
+        // (or, should an element be held back, after a minute): each element must reach
+        // the reader while only its own bytes and those before it are written.
         let pipe = Pipe()
         let writer = pipe.fileHandleForWriting
         let received = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        let timeouts = Counter()
+        let written = Counter()  // elements written so far
         Thread.detachNewThread {
             writer.write(Data("[".utf8))
+            var waiting = true
             for id in 0..<5 {
+                written.increment()
                 writer.write(Data((#"{"id": \#(id), "name": "r\#(id)"}"# + (id == 4 ? "]" : ",")).utf8))
-                if id < 4, received.wait(timeout: .now() + 5) == .timedOut { timeouts.increment() }
+                if id < 4, waiting, received.wait(timeout: .now() + 60) == .timedOut { waiting = false }
             }
             try? writer.close()
             finished.signal()
         }
         let reader = pipe.fileHandleForReading
-        let records = try await offThePool { () -> [Record] in
+        let (records, writtenAtDelivery) = try await offThePool { () -> ([Record], [Int]) in
             var records: [Record] = []
+            var writtenAtDelivery: [Int] = []
             var iterator = StreamingJSONDecoder().elements(of: Record.self, from: reader).makeIterator()
             while let record = try iterator.next() {
                 records.append(record)
+                writtenAtDelivery.append(written.value)
                 received.signal()
             }
-            return records
+            return (records, writtenAtDelivery)
         }
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 60) == .success)
         #expect(records == (0..<5).map(Record.expected))
-        #expect(timeouts.value == 0, "the reader waited for more input than the element needed")
+        #expect(writtenAtDelivery == [1, 2, 3, 4, 5], "the reader waited for more input than the element needed")
     }
 
     final class Counter: @unchecked Sendable {
@@ -268,7 +273,7 @@ extension DecoderBehaviourTests {
         var value: Int { lock.lock(); defer { lock.unlock() }; return count }
     }
 
-    // MARK: 10. Numbers
+    // MARK: Numbers
 
     struct Limits: Decodable, Equatable {
         var int64Min: Int64, uint64Max: UInt64, int8Min: Int8, int8Max: Int8, uint8Max: UInt8, uint8Min: UInt8
@@ -416,7 +421,7 @@ extension DecoderBehaviourTests {
                 == [0, 0, Double.leastNonzeroMagnitude])
     }
 
-    // MARK: 11. Options
+    // MARK: Options
 
     @Test func defaultOptions() throws {
         let decoder = StreamingJSONDecoder()
@@ -552,7 +557,7 @@ extension DecoderBehaviourTests {
         #expect(try StreamingJSONDecoder().decode(Scaled.self, from: Self.json("4")) == Scaled(value: 4, tag: "none", seen: []))
     }
 
-    // MARK: 12. Key strategies
+    // MARK: Key strategies
 
     static let snakeKeys = ["_leading", "trailing_", "__both__", "a__b", "already_camelCase", "ALL_CAPS_KEY", "single", "x_1_y"]
 

@@ -130,7 +130,7 @@ import Testing
         return json(text + "]")
     }
 
-    // MARK: 1. The incremental unkeyed container on a streamed root array
+    // MARK: The incremental unkeyed container on a streamed root array
 
     /// StreamingHugeArrays's `Summary`: processes and drops one element at a time.
     struct Summary: Decodable {
@@ -210,7 +210,7 @@ import Testing
         }
     }
 
-    // MARK: 2. Copies of the incremental container
+    // MARK: Copies of the incremental container
 
     /// Peeks at each element's `kind` through a copy, then decodes it from the original.
     struct PeekThenDecode: Decodable {
@@ -328,7 +328,7 @@ import Testing
         #expect(result.fromCopy == "dataCorrupted at Index 0")
     }
 
-    // MARK: 3. decode(_:from:) reads to the end
+    // MARK: decode(_:from:) reads to the end
 
     struct FirstTagged: Decodable {
         var first: Tagged
@@ -409,7 +409,7 @@ import Testing
         #expect(throws: Never.self) { try StreamingJSONDecoder().decode(Untouched.self, from: Self.tagged(5_000)) }
     }
 
-    // MARK: 4. Containers requested more than once
+    // MARK: Containers requested more than once
 
     /// Reads a `type` discriminator through one keyed container, then everything through another.
     enum Shape: Decodable, Equatable {
@@ -563,7 +563,7 @@ import Testing
         #expect(streamed == [ours])
     }
 
-    // MARK: 5. Single-value retry
+    // MARK: Single-value retry
 
     enum WideInteger: Decodable, Equatable {
         case signed(Int64)

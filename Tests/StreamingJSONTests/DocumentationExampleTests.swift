@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
-import JSONFilter
 import StreamingJSON
 import Testing
 
@@ -531,35 +530,6 @@ import Testing
         #expect(syntax == "Unexpected character 'x' at line 1, column 6 (byte 5) 5")
 
         #expect(String(decoding: try StreamingJSONEncoder().encode(["name": "Oak"]), as: UTF8.self) == #"{"name":"Oak"}"#)
-
-        // JSONFilter's.
-        let filter = try JSONFilter("select(.abv > 8) | {name, style}")
-        let beer: JSONValue = ["name": "Oak", "abv": 9.5, "style": "stout"]
-        #expect(try filter.apply(to: beer).map(\.description) == [#"{"name":"Oak","style":"stout"}"#])
-        let withArgument = try JSONFilter("select(.abv > $min)", arguments: ["min": 8])
-        #expect(try withArgument.apply(to: beer) == [beer])
-        // JSONFilter.docc's overview, over a stream.
-        let landing = try JSONFilter("select(.abv > $min) | {name, style}", arguments: ["min": 8])
-        let files = try Files()
-        let dumpURL = try files.write("styled.json", #"[{"name":"Oak","abv":9.5,"style":"stout"},{"name":"Pils","abv":4.8,"style":"lager"}]"#)
-        var printed: [String] = []
-        try StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: dumpURL).forEach { beer in
-            try landing.apply(to: beer) { result in printed.append("\(result)") }
-        }
-        #expect(printed == [#"{"name":"Oak","style":"stout"}"#])
-        do {
-            _ = try JSONFilter(".a | frobnicate")
-            Issue.record("compiled")
-        } catch let error as JSONFilterError {
-            #expect(error.description == "frobnicate/0 is not defined at column 6")
-            #expect(error.isCompileError)
-        }
-        do {
-            _ = try JSONFilter(".a").apply(to: 1)
-            Issue.record("no error")
-        } catch let error as JSONFilterError {
-            #expect(error.message == #"Cannot index number with string ("a")"#)
-        }
     }
 
     @Test func strategyExamplesCompile() throws {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import Testing
-@testable import JSONFilter
 @testable import StreamingJSON
 
 /// Every input a fuzz target (Fuzz/, scripts/fuzz) stopped on, kept in
 /// Tests/Fixtures/fuzz-regressions/TARGET/ and run through that target's own
 /// check (FuzzChecks/), with the outcome it must give now; then each bug the
-/// fuzzers found, as a plain test of the API it was in.
+/// fuzzers found, as a plain test of the API it was in. The filter target's
+/// inputs and bugs are JSONFilter's, in JSONFilterFuzzRegressionTests.
 @Suite struct FuzzRegressionTests {
     static let directory = Engine.fixtures.appendingPathComponent("fuzz-regressions")
 
@@ -140,33 +140,6 @@ import Testing
         "large-fraction-then-missing-key": "dataCorrupted at [count]",
     ]
 
-    static let filter: [String: String] = [
-        // Array indices past Int's range used to trap converting the double.
-        "index-past-int-range": #"[{"t":null,"l":0}]"#,   // [.tags[1e35]|…] on a beer
-        "slice-past-int-range": "[[]]",                     // [1,2,3] | .[1e19:]
-        "del-past-int-range": "[[1,2,3]]",                  // [1,2,3] | del(.[1e19])
-        "setpath-past-int-range": "[] then Array index too large",
-        "setpath-nan-index": "[] then Cannot set array element at NaN index",
-        // Nested 4 000 to 8 000 levels: a stack overflow in the parser or evaluator.
-        "nested-parentheses": "compile error: syntax error: nested deeper than 256 levels at column 128",
-        "field-chain": "compile error: syntax error: nested deeper than 256 levels at column 513",
-        "pipes": "compile error: syntax error: nested deeper than 256 levels at column 1010",
-        "negations": "compile error: syntax error: nested deeper than 256 levels at column 129",
-        // select(.brewery <= {"…", "…\(.name, 3, .i)…", …}): the interpolated
-        // shorthand keys' generators ran again for their values, a product that
-        // took 23 s where jq takes 40 ms (a timeout of the 15-minute run).
-        "shorthand-interpolated-keys-product": "[]",
-        // 4---…---4---…: operands that each nest 100 levels, chained: the
-        // evaluator's stack grew with their sum and overflowed under ASan.
-        // Each negation is now two levels of nesting (the operator and its
-        // term), so the chain is refused when parsed.
-        "negation-chains-overflow-the-stack": "compile error: syntax error: nested deeper than 256 levels at column 130",
-        // A NaN output (written null) compared unequal to itself in the check.
-        "nan-output-on-projected-members": "[null]",  // 1.|33----0----nan----331e10: NaN
-        // "a" * 1e300 used to trap converting the count.
-        "string-repeat-past-int-range": "[] then Repeat string result too long",
-    ]
-
     static let roundTrip: [String: String] = [
         // The key "" first held NaN, then "": the value has no NaN to refuse.
         "duplicate-key-replaces-nan": #"{"null,n\#u{FFFF}\#u{FFFF}\#u{FFFF}\#u{FFFF}":"","":""}"#,
@@ -177,9 +150,11 @@ import Testing
     @Test func everySavedInputHasAnExpectedOutcome() {
         #expect(Self.saved("stream") == Set(Self.stream.keys))
         #expect(Self.saved("typed") == Set(Self.typed.keys))
-        #expect(Self.saved("filter") == Set(Self.filter.keys))
         #expect(Self.saved("roundtrip") == Set(Self.roundTrip.keys))
         #expect(Self.saved("decode") == Set(Self.decode.keys))
+        // Every target's folder is one of these or filter's (JSONFilterFuzzRegressionTests).
+        let targets = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.directory.path)) ?? [])
+        #expect(targets.isSubset(of: ["stream", "typed", "roundtrip", "decode", "filter"]), "\(targets.sorted())")
     }
 
     @Test(arguments: stream.keys.sorted())
@@ -207,12 +182,6 @@ import Testing
             #expect(expected.hasPrefix(prefix) && value.contains(expected.dropFirst(prefix.count)), "decoded \(value)")
         case .error(let summary): #expect(summary == expected)
         }
-    }
-
-    @Test(arguments: filter.keys.sorted())
-    func filterInput(_ name: String) throws {
-        let outcome = try FilterCheck.run(Self.input("filter", name)).description
-        #expect(outcome == Self.filter[name])
     }
 
     @Test(arguments: roundTrip.keys.sorted())
@@ -361,99 +330,4 @@ import Testing
             #expect(errors == [17], "chunk \(chunk)")
         }
     }
-
-    /// Indices and counts past Int's range trapped converting the double.
-    @Test(arguments: [
-        (".[1e19]", "[1,2,3]", "null"),
-        (".[-1e19]", "[1,2,3]", "null"),
-        (".[1e19:]", "[1,2,3]", "[]"),
-        (".[:-1e300]", "[1,2,3]", "[]"),
-        ("del(.[1e19])", "[1,2,3]", "[1,2,3]"),
-        ("del(.[nan])", "[1,2,3]", "[1,2,3]"),  // jq 1.8.2 deletes nothing
-        ("\"\" * 1e300", "null", "\"\""),
-    ])
-    func filterNumbersPastIntRange(_ source: String, _ input: String, _ expected: String) throws {
-        let value = try StreamingJSONDecoder().decode(JSONValue.self, from: Data(input.utf8))
-        #expect(try JSONFilter(source).apply(to: value).map(\.description) == [expected])
-    }
-
-    @Test(arguments: [
-        ("\"ab\" * 1e300", "Repeat string result too long"),
-        ("\"ab\" * 2e9", "Repeat string result too long"),
-        ("setpath([1e19]; 1)", "Array index too large"),
-        ("setpath([536870912]; 1)", "Array index too large"),
-        ("setpath([nan]; 1)", "Cannot set array element at NaN index"),
-    ])
-    func filterRefusesWhatItCannotBuild(_ source: String, _ message: String) throws {
-        let error = #expect(throws: JSONFilterError.self) { try JSONFilter(source).apply(to: [1, 2]) }
-        #expect(error?.message == message)
-    }
-}
-
-/// Programs nested thousands of levels deep overflowed the stack of the
-/// recursive parser and evaluator (found by fuzz target filter); past
-/// `_Parser.maxNesting` they are now a compile error, and the deepest
-/// accepted ones run on a smaller stack than a main thread's. (A comma list
-/// is a balanced tree, so any length compiles: JSONFilterTests.)
-@Suite struct FilterNestingTests {
-    static let shapes: [(name: String, make: @Sendable (Int) -> String)] = [
-        ("parentheses", { String(repeating: "(", count: $0) + "." + String(repeating: ")", count: $0) }),
-        ("arrays", { String(repeating: "[", count: $0) + "." + String(repeating: "]", count: $0) }),
-        ("negations", { String(repeating: "-", count: $0) + "1" }),
-        ("field chain", { String(repeating: ".a", count: $0) }),
-        ("pipes", { Array(repeating: "[.]", count: $0).joined(separator: "|") }),
-        ("sums", { Array(repeating: "1", count: $0).joined(separator: "+") }),
-        ("alternatives", { Array(repeating: "null", count: $0).joined(separator: " // ") }),
-        ("tries", { String(repeating: "try ", count: $0) + "." }),
-        ("interpolations", { String(repeating: #""\("#, count: $0) + "1" + String(repeating: #")""#, count: $0) }),
-    ]
-
-    @Test(arguments: shapes.map(\.name))
-    func tooDeepIsACompileError(_ name: String) throws {
-        let make = Self.shapes.first { $0.name == name }!.make
-        let error = #expect(throws: JSONFilterError.self) { try JSONFilter(make(5_000)) }
-        #expect(error?.isCompileError == true)
-        #expect(error?.message.contains("nested deeper than \(_Parser.maxNesting) levels") == true, "\(String(describing: error))")
-    }
-
-    /// The deepest program of each shape that compiles is compiled, run and
-    /// released on a thread with a 4 MiB stack, in a debug build (whose
-    /// evaluator frames are several times a release build's).
-    @Test(arguments: shapes.map(\.name))
-    func deepestAcceptedRunsOnASmallStack(_ name: String) async throws {
-        let make = Self.shapes.first { $0.name == name }!.make
-        let (depth, outputs) = try await offThePool {
-            try onThread(stackSize: 4 << 20) {
-                var depth = 1
-                while (try? JSONFilter(make(depth * 2))) != nil { depth *= 2 }
-                var high = depth * 2
-                while high - depth > 1 {  // the deepest that compiles, by bisection
-                    let middle = (depth + high) / 2
-                    if (try? JSONFilter(make(middle))) != nil { depth = middle } else { high = middle }
-                }
-                return (depth, try JSONFilter(make(depth)).apply(to: ["a": nil]).count)
-            }
-        }
-        #expect(depth > 100)
-        #expect(outputs >= 1)
-    }
-}
-
-/// Runs `body` on a new thread with the given stack size and waits for it.
-private func onThread<T>(stackSize: Int, _ body: @escaping @Sendable () throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    let box = ResultBox<T>()
-    let thread = Thread {
-        box.result = Result { try body() }
-        done.signal()
-    }
-    thread.stackSize = stackSize
-    thread.start()
-    done.wait()
-    return try box.result!.get()
-}
-
-/// The thread's result; the semaphore orders the write before the read.
-private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
 }

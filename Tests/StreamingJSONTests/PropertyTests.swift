@@ -17,9 +17,8 @@ import Testing
 ///
 /// The suite runs on a thread of its own (`.onItsOwnThread`): thousands of
 /// cases that never suspend would otherwise hold one of the cooperative
-/// pool's threads (two on a 2-core machine) for seconds, and the stream
-/// tests beside them that time each delivery (StreamingSourcesTests) saw
-/// elements held back past their 20 s margin.
+/// pool's threads (two on a 2-core machine) for seconds, keeping the async
+/// tests beside them waiting.
 @Suite(.onItsOwnThread) struct PropertyTests {
     /// Multiplies every property's number of cases (environment `PROPERTY_SCALE`, default 1).
     static let scale = max(1, Int(ProcessInfo.processInfo.environment["PROPERTY_SCALE"] ?? "") ?? 1)

@@ -41,7 +41,7 @@ import Testing
 
     static func json(_ text: String) -> Data { Data(text.utf8) }
 
-    // MARK: 4. Key paths
+    // MARK: Key paths
 
     @Test func pathTwoLevelsDeepAmongDecoys() async throws {
         let input = Self.json(#"""
@@ -160,7 +160,7 @@ import Testing
         }
     }
 
-    // MARK: 5. .objectValues
+    // MARK: .objectValues
 
     @Test func objectValuesAtTheRootInDocumentOrder() async throws {
         let input = Self.json(#"{"b": {"id": 2, "name": "r2"}, "a": {"id": 1, "name": "r1"},"#
@@ -202,7 +202,7 @@ import Testing
         }
     }
 
-    // MARK: 6. JSON Lines and .auto
+    // MARK: JSON Lines and .auto
 
     @Test func jsonLinesWithCRLFBlankLinesAndMultiLineValues() async throws {
         let cases: [(String, [Int])] = [
@@ -356,7 +356,7 @@ import Testing
         #expect(Collect.sync(StreamingJSONDecoder().elements(of: Int.self, contentsOf: url, format: .array)).errors.count == 1)
     }
 
-    // MARK: 8. maxElementBytes
+    // MARK: maxElementBytes
 
     static func limited() -> StreamingJSONDecoder {
         let decoder = StreamingJSONDecoder()
@@ -409,7 +409,7 @@ import Testing
         #expect(outcome.errors.compactMap(streamErrorPath) == [["Index 1"]])
     }
 
-    // MARK: 9. A decoding error in element N leaves N+1… decodable
+    // MARK: A decoding error in element N leaves N+1… decodable
 
     @Test func decodingErrorInTheMiddleOfTheFixture() async throws {
         let fixture = RecordsFixture.make(count: 500, seed: 99, badAt: 250)

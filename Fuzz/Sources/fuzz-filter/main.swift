@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import FuzzChecks
+import FilterFuzzChecks
 import FuzzDriver
 
 FilterCheck.prepare()

@@ -7,7 +7,8 @@ import StreamingJSON
 // is a link to this folder), which stop on the first broken property so that
 // libFuzzer keeps the input, and into StreamingJSONTests, where
 // FuzzRegressionTests runs every input the fuzzers ever stopped on through
-// the same checks.
+// the same checks. The filter target's check, which needs JSONFilter, is in
+// Tests/JSONFilterTests/FuzzChecks (Fuzz/Sources/FilterFuzzChecks).
 
 /// A property a fuzz check found broken.
 public struct FuzzViolation: Error, CustomStringConvertible {

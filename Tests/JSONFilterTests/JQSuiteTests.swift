@@ -226,14 +226,3 @@ struct JQSuiteAllowedFailures {
         return header + entries.map { "\($0.id)  \($0.reason)\n" }.joined()
     }
 }
-
-/// Runs `body` on a thread with a large stack: the evaluator recurses with
-/// the depth of the program and of the values (the suite nests 10001 deep),
-/// and a debug build's frames are larger than a release build's.
-func onLargeStack<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: body()) }
-        thread.stackSize = 1 << 30
-        thread.start()
-    }
-}

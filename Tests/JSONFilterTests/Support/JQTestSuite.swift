@@ -31,7 +31,7 @@ struct JQTestBlock: Sendable {
 enum JQTestSuite {
     static let files = ["jq.test", "man.test", "onig.test", "manonig.test", "base64.test", "uri.test", "optional.test"]
 
-    static var directory: URL { Engine.fixtures.appendingPathComponent("jq-suite") }
+    static var directory: URL { TestFixtures.url("jq-suite") }
 
     /// Every block of every vendored file, in file order.
     static func allBlocks() throws -> [JQTestBlock] {

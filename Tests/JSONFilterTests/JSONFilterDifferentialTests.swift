@@ -19,7 +19,7 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static let all: [JQCase] = {
-        let url = Engine.fixtures.appendingPathComponent("jq/cases.json")
+        let url = TestFixtures.url("jq/cases.json")
         guard let data = try? Data(contentsOf: url),
               let cases = try? JSONDecoder().decode([JQCase].self, from: data) else { return [] }
         return cases
@@ -73,7 +73,7 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         guard jqCase.exit != 3 else { return }
         let filter = try JSONFilter(jqCase.filter, arguments: arguments)
         guard let members = filter.observedMembers else { return }
-        let url = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let url = TestFixtures.url("jq/inputs/" + jqCase.input)
         let path = (jqCase.path ?? "").split(separator: ".").map(String.init)
         let elements = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path,
                                                        format: jqCase.format == "lines" ? .jsonLines : .array)
@@ -135,7 +135,7 @@ enum JQLive {
         case (_, let path?): "\(path)[] | \(jqCase.filter)"
         default: ".[] | \(jqCase.filter)"
         }
-        let input = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let input = TestFixtures.url("jq/inputs/" + jqCase.input)
         let (stdout, status) = try output(of: executable, ["-c"] + (jqCase.options ?? []) + [composed, input.path])
         if jqCase.options?.contains("-j") == true { return ([stdout], status) }
         guard !stdout.isEmpty else { return ([], status) }
@@ -190,7 +190,7 @@ struct JQEmulation {
             exit = 3
             return
         }
-        let url = Engine.fixtures.appendingPathComponent("jq/inputs").appendingPathComponent(jqCase.input)
+        let url = TestFixtures.url("jq/inputs/" + jqCase.input)
         let path = (jqCase.path ?? "").split(separator: ".").map(String.init)
         let elements = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path,
                                                        format: jqCase.format == "lines" ? .jsonLines : .array)

@@ -24,6 +24,10 @@ import Foundation
 /// for programs that legitimately never finish. Others still do (a product
 /// of generators filtered by `select`, doubling arrays): scripts/fuzz runs
 /// this target under -fork=1, which sets timeouts and out-of-memory inputs aside.
+///
+/// This folder is compiled twice: into the fuzz target (Fuzz/Sources/FilterFuzzChecks
+/// is a link to it) and into JSONFilterTests, where JSONFilterFuzzRegressionTests
+/// runs every input the fuzzer stopped on through this check.
 public enum FilterCheck {
     /// Compiles a program once before the first input, so that the
     /// library's lazily built tables (the built-ins by name, the regex
@@ -52,10 +56,24 @@ public enum FilterCheck {
 
     struct TooManyOutputs: Error {}
 
+    /// A property this check found broken. (The other checks, compiled with
+    /// StreamingJSON's tests, have their own `FuzzViolation` and helpers; this
+    /// one stands alone so that it compiles in JSONFilterTests too.)
+    public struct Violation: Error, CustomStringConvertible {
+        public let description: String
+
+        init(_ description: String) {
+            self.description = description
+        }
+    }
+
+    static func require(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw Violation(message()) }
+    }
+
     public static func run(_ input: [UInt8]) throws -> Outcome {
-        var reader = FuzzBytes(input)
-        let choice = Int(reader.next())
-        let source = String(decoding: reader.rest, as: UTF8.self)
+        let choice = Int(input.first ?? 0)
+        let source = String(decoding: input.dropFirst(), as: UTF8.self)
         if unbounded.contains(where: source.contains) { return .skipped }
         let (document, elements) = documents[choice & 1]
         let index = (choice >> 1) % elements.count
@@ -69,14 +87,14 @@ public enum FilterCheck {
                         "compile error column \(error.column!) outside the \(source.utf8.count)-byte program: \(error)")
             return .compileError(error)
         } catch {
-            throw FuzzViolation("compiling threw a non-JSONFilterError: \(error)")
+            throw Violation("compiling threw a non-JSONFilterError: \(error)")
         }
 
         let (outputs, error) = try apply(filter, to: elements[index])
         for output in outputs {
             let text = output.description
             guard let reread = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                throw FuzzViolation("an output is written as invalid JSON: \(text)")
+                throw Violation("an output is written as invalid JSON: \(text)")
             }
             try require(reread.description == text, "\(text) reads back as \(reread)")
         }
@@ -108,7 +126,7 @@ public enum FilterCheck {
             try require(!error.isCompileError, "a runtime error with a column: \(error)")
             return (outputs, error)
         } catch {
-            throw FuzzViolation("running threw a non-JSONFilterError: \(error)")
+            throw Violation("running threw a non-JSONFilterError: \(error)")
         }
         return (outputs, nil)
     }
@@ -122,7 +140,7 @@ public enum FilterCheck {
         return (url, elements)
     }
 
-    /// Tests/Fixtures, found above this source file (it is compiled from Fuzz/Sources/FuzzChecks too).
+    /// Tests/Fixtures, found above this source file (it is compiled from Fuzz/Sources/FilterFuzzChecks too).
     static let fixtures: URL = {
         var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while directory.path != "/" {
@@ -143,13 +161,13 @@ public enum FilterCheck {
             case .value(let value):
                 if reader.index == index { return value }
             case .end:
-                throw FuzzViolation("element \(index) missing when read with a projection")
+                throw Violation("element \(index) missing when read with a projection")
             case .elementError(let error, _), .syntaxError(let error):
-                throw FuzzViolation("reading with a projection failed: \(error)")
+                throw Violation("reading with a projection failed: \(error)")
             case .readError(let error):
-                throw FuzzViolation("reading with a projection failed: \(error)")
+                throw Violation("reading with a projection failed: \(error)")
             case .mark, .member, .key:
-                throw FuzzViolation("a reader that does not follow roots gave a mark or member")
+                throw Violation("a reader that does not follow roots gave a mark or member")
             }
         }
     }

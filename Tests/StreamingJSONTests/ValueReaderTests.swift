@@ -30,7 +30,7 @@ struct ValueReaderTests {
         for (fixture, path) in [("jq/inputs/beers.json", [String]()), ("jq/inputs/mixed.json", []),
                                 ("jq/inputs/nested.json", []), ("jq/inputs/scalars.json", []),
                                 ("jq/inputs/lines.jsonl", []), ("nativejson/twitter.json", ["statuses"])] {
-            let url = JSONStreamBinary.fixtures.appendingPathComponent(fixture)
+            let url = Engine.fixtures.appendingPathComponent(fixture)
             let format: JSONStreamFormat = path.isEmpty ? .auto : .array
             var expected: [JSONValue] = []
             try StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path, format: format)

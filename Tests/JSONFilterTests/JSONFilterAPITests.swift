@@ -7,7 +7,7 @@ import Testing
 /// The public API of `JSONFilter`: compiling, applying, arguments, errors.
 /// What each construct computes is checked against jq 1.8.2 by
 /// `JSONFilterDifferentialTests`; these tests cover what the corpus cannot.
-@Suite struct JSONFilterTests {
+@Suite struct JSONFilterAPITests {
     private func json(_ text: String) throws -> JSONValue {
         try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
     }
