@@ -120,7 +120,7 @@ extension _DirectEncoding {
 
     @inline(__always)
     func writeBool(_ value: Bool) {
-        if value { out.writeLiteral("true") } else { out.writeLiteral("false") }
+        out.writeBool(value)
     }
 
     @inline(__always)

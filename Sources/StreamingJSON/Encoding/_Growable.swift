@@ -65,12 +65,3 @@ struct _Growable<Element: BitwiseCopyable> {
         capacity = newCapacity
     }
 }
-
-/// Where `_JSONScalars` appends: the tape's `_Growable<UInt8>` or an output `[UInt8]`.
-protocol _ByteAppending {
-    mutating func append(_ byte: UInt8)
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>)
-}
-
-extension _Growable: _ByteAppending where Element == UInt8 {}
-extension Array: _ByteAppending where Element == UInt8 {}

@@ -34,7 +34,7 @@ struct _JSONWriter {
     /// Writes the value at `node`; `depth` is its indent level when pretty.
     mutating func write(_ node: UInt32, depth: Int, into output: _JSONOutput) throws {
         let tape = self.tape
-        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.buffer, into: output)
+        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.written, into: output)
     }
 
     private mutating func write(_ node: UInt32, depth: Int, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
@@ -99,8 +99,7 @@ struct _JSONWriter {
         if pretty { newline(depth + 1, into: output) }
         let member = nodes[Int(child)]
         let key = UnsafeBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyStart + member.keyLength)])
-        var sink = output
-        _JSONScalars.append(utf8: key, escapesSlashes: escapesSlashes, to: &sink)
+        output.writeEscaped(key, escapesSlashes: escapesSlashes)
         if pretty {
             output.append(UInt8(ascii: " "))
             output.append(UInt8(ascii: ":"))
