@@ -61,8 +61,9 @@ final class _DirectEncoding {
     /// Index of the root value in a root array whose coding paths start with it, or -1.
     private(set) var baseIndex = -1
     /// Types known to be neither `_DirectEncodable` nor `_TapeEncodable`
-    /// (a conformance check costs hundreds of instructions; user types come
-    /// back for every element). Raw storage, so a lookup is plain loads.
+    /// (a conformance check is a dynamic cast through the runtime, and user
+    /// types come back for every element). Raw storage, so a lookup is
+    /// plain loads.
     let plainTypes = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: 64)
     var plainTypeCount = 0
     /// Keys of objects past `_EncodingTape.indexedObjectSize` members, by frame.
