@@ -103,52 +103,7 @@ let defaultLibraryPaths = ["~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"]
 
 /// Reads `-f FILE`, parses `--argjson` values and compiles: exit 2 or 3 before any input is read.
 private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostics) -> Compilation {
-    var arguments: [String: JSONValue] = [:]
-    for (name, value) in options.stringArguments { arguments[name] = .string(value) }
-    for (name, text) in options.jsonArguments {
-        do {
-            arguments[name] = try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        } catch {
-            diagnostics.print("jsonstream: error: --argjson \(name): invalid JSON text: \(describe(error))")
-            return .failed(.usage)
-        }
-    }
-    for (name, path) in options.rawFileArguments {
-        guard let text = readTextFile(path) else {
-            diagnostics.print("jsonstream: error: --rawfile \(name): Could not open \(path): \(String(cString: strerror(errno)))")
-            return .failed(.usage)
-        }
-        arguments[name] = .string(text)
-    }
-    for (name, path) in options.slurpFileArguments {
-        do {
-            // Every value in the file, as jq's --slurpfile: a file holding one array gives [[…]].
-            let values = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: URL(fileURLWithPath: path),
-                                                         format: .jsonLines)
-            var array: [JSONValue] = []
-            try values.forEach { array.append($0) }
-            arguments[name] = .array(array)
-        } catch {
-            diagnostics.print("jsonstream: error: --slurpfile \(name): \(path): \(describe(error))")
-            return .failed(.usage)
-        }
-    }
-    var positional: [JSONValue] = []
-    for argument in options.positionalArguments {
-        switch argument {
-        case .string(let text): positional.append(.string(text))
-        case .json(let text):
-            guard let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                diagnostics.print("jsonstream: error: invalid JSON text passed to --jsonargs: \(text)")
-                return .failed(.usage)
-            }
-            positional.append(value)
-        }
-    }
-    var named = JSONObject()
-    for name in options.argumentOrder { if let value = arguments[name] { named[name] = value } }
-    for (name, value) in arguments.sorted(by: { $0.key < $1.key }) where named[name] == nil { named[name] = value }
-    let programArguments = JSONValue.object(JSONObject([("positional", .array(positional)), ("named", .object(named))]))
+    guard let arguments = filterArguments(options, diagnostics: diagnostics) else { return .failed(.usage) }
     let source: String
     switch options.filter {
     case .text(let text):
@@ -169,9 +124,9 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
         }
         var programDirectory: String?
         if case .file(let path) = options.filter { programDirectory = (path as NSString).deletingLastPathComponent }
-        let filter = try JSONFilter(source, arguments: arguments, libraryPaths: libraryPaths, includesHomeLibrary: true,
+        let filter = try JSONFilter(source, arguments: arguments.variables, libraryPaths: libraryPaths, includesHomeLibrary: true,
                                     programDirectory: programDirectory.map { $0.isEmpty ? "." : $0 })
-        return .compiled(filter, programArguments)
+        return .compiled(filter, arguments.args)
     } catch let error as JSONFilterError {
         for line in compileErrorReport(error, source: source) { diagnostics.print(line) }
         return .failed(.compile)
@@ -179,6 +134,60 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
         diagnostics.print("jsonstream: error: \(error)")
         return .failed(.compile)
     }
+}
+
+/// The filter's variables (`--arg`, `--argjson`, `--rawfile`, `--slurpfile`)
+/// and `$ARGS` (those and the positional arguments); nil once an error
+/// about one is printed.
+private func filterArguments(_ options: JSONStreamOptions,
+                             diagnostics: Diagnostics) -> (variables: [String: JSONValue], args: JSONValue)? {
+    var arguments: [String: JSONValue] = [:]
+    for (name, value) in options.stringArguments { arguments[name] = .string(value) }
+    for (name, text) in options.jsonArguments {
+        do {
+            arguments[name] = try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        } catch {
+            diagnostics.print("jsonstream: error: --argjson \(name): invalid JSON text: \(describe(error))")
+            return nil
+        }
+    }
+    for (name, path) in options.rawFileArguments {
+        guard let text = readTextFile(path) else {
+            diagnostics.print("jsonstream: error: --rawfile \(name): Could not open \(path): \(String(cString: strerror(errno)))")
+            return nil
+        }
+        arguments[name] = .string(text)
+    }
+    for (name, path) in options.slurpFileArguments {
+        do {
+            // Every value in the file, as jq's --slurpfile: a file holding one array gives [[…]].
+            let values = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: URL(fileURLWithPath: path),
+                                                         format: .jsonLines)
+            var array: [JSONValue] = []
+            try values.forEach { array.append($0) }
+            arguments[name] = .array(array)
+        } catch {
+            diagnostics.print("jsonstream: error: --slurpfile \(name): \(path): \(describe(error))")
+            return nil
+        }
+    }
+    var positional: [JSONValue] = []
+    for argument in options.positionalArguments {
+        switch argument {
+        case .string(let text): positional.append(.string(text))
+        case .json(let text):
+            guard let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                diagnostics.print("jsonstream: error: invalid JSON text passed to --jsonargs: \(text)")
+                return nil
+            }
+            positional.append(value)
+        }
+    }
+    var named = JSONObject()
+    for name in options.argumentOrder { if let value = arguments[name] { named[name] = value } }
+    for (name, value) in arguments.sorted(by: { $0.key < $1.key }) where named[name] == nil { named[name] = value }
+    let programArguments = JSONValue.object(JSONObject([("positional", .array(positional)), ("named", .object(named))]))
+    return (arguments, programArguments)
 }
 
 /// The compile error's message, then the filter's line with a caret under

@@ -10,6 +10,8 @@
 //   streamingjson-bench foundation FILE                  JSONDecoder().decode([Record].self, from: Data(contentsOf:))
 //   streamingjson-bench encode FILE                      StreamingJSONEncoder().encode(records), records decoded first (untimed)
 //   streamingjson-bench encode-foundation FILE           JSONEncoder().encode(records), the same way
+//   streamingjson-bench encode-value FILE                StreamingJSONEncoder().encode(values), FILE's elements decoded
+//                                                        as [JSONValue] first (untimed): the encoding tape's path
 //   streamingjson-bench write FILE OUT BYTES [array|lines]  JSONStreamWriter: cycles the first 10 000 records
 //                                                        of FILE until BYTES are written to OUT
 //   streamingjson-bench encode-writer FILE OUT           JSONStreamWriter writes all the records of FILE to OUT,
@@ -131,6 +133,15 @@ do {
             output = try encoder.encode(records)
         }
         count = records.count
+        bytesMoved = output.count
+        extra = " out_bytes=\(output.count)"
+    case "encode-value":
+        // A JSONValue is written through the encoding tape (`_TapeEncodable`),
+        // one small tape per element: the path other than the direct one.
+        let values = try StreamingJSONDecoder().decode([JSONValue].self, contentsOf: url)
+        start = Date()
+        let output = try StreamingJSONEncoder().encode(values)
+        count = values.count
         bytesMoved = output.count
         extra = " out_bytes=\(output.count)"
     case "write":

@@ -29,6 +29,10 @@ import Foundation
 /// for the value and encodes it again through the tape, whose result
 /// (output or error) is the one that counts. So the output is always the
 /// tape's; the price is that such a value's `encode(to:)` runs twice.
+///
+/// This file holds the state and the stack of frames; the members and
+/// elements are in `_DirectEncoding+Members.swift`, the values in
+/// `+Values.swift`, the encoder and its containers in `+Containers.swift`.
 final class _DirectEncoding {
     let out: _JSONOutput
     let options: _EncodingOptions
@@ -37,15 +41,15 @@ final class _DirectEncoding {
     let maxDepth: Int
     let userInfo: [CodingUserInfoKey: Any]
     let keyMode: KeyMode
-    private let dateMode: DateMode
-    private let dataIsBase64: Bool
+    let dateMode: DateMode
+    let dataIsBase64: Bool
 
     enum KeyMode { case plain, snakeCase, custom }
-    private enum DateMode { case deferred, seconds, milliseconds, iso8601, formatted, custom }
+    enum DateMode { case deferred, seconds, milliseconds, iso8601, formatted, custom }
 
     var frames = _Growable<_DirectFrame>(capacity: 32)
-    private var spans = _Growable<_KeySpan>(capacity: 64)
-    private var segments: UnsafeMutablePointer<_PathSegment>
+    var spans = _Growable<_KeySpan>(capacity: 64)
+    private(set) var segments: UnsafeMutablePointer<_PathSegment>
     private var segmentCapacity = 32
     private var nextSerial: UInt64 = 1
     /// Set when the value must be encoded again through the tape.
@@ -55,22 +59,23 @@ final class _DirectEncoding {
     /// Nesting depth of the root value as the tape counts it (1 for array elements).
     private(set) var baseDepth = 0
     /// Index of the root value in a root array whose coding paths start with it, or -1.
-    private var baseIndex = -1
+    private(set) var baseIndex = -1
     /// Types known to be neither `_DirectEncodable` nor `_TapeEncodable`
-    /// (a conformance check costs hundreds of instructions; user types come
-    /// back for every element). Raw storage, so a lookup is plain loads.
-    private let plainTypes = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: 64)
-    private var plainTypeCount = 0
+    /// (a conformance check is a dynamic cast through the runtime, and user
+    /// types come back for every element). Raw storage, so a lookup is
+    /// plain loads.
+    let plainTypes = UnsafeMutablePointer<ObjectIdentifier>.allocate(capacity: 64)
+    var plainTypeCount = 0
     /// Keys of objects past `_EncodingTape.indexedObjectSize` members, by frame.
-    private var largeKeys: [Int: Set<[UInt8]>] = [:]
+    var largeKeys: [Int: Set<[UInt8]>] = [:]
     /// Whether `largeKeys` may hold anything (checked instead of the dictionary).
-    private var hasLargeKeys = false
-    private var snakeCaseCache: [String: String] = [:]
+    var hasLargeKeys = false
+    var snakeCaseCache: [String: String] = [:]
     /// For `_TapeEncodable` values other than arrays and dictionaries
     /// (`JSONValue`): encoded into this tape and written from it.
-    private var bridgeTape: _EncodingTape?
-    private var bridgeContext: _EncodingContext?
-    private var bridgeWriter: _JSONWriter?
+    var bridgeTape: _EncodingTape?
+    var bridgeContext: _EncodingContext?
+    var bridgeWriter: _JSONWriter?
     /// Keyed containers kept for reuse while a `shelfScope()` is alive.
     @exclusivity(unchecked) var shelf = _ContainerShelf<_DirectKeyedTarget>()
 
@@ -247,7 +252,7 @@ final class _DirectEncoding {
 
     /// Makes `frame` the top of the stack, or throws if it was closed.
     @inline(__always)
-    private func makeTop(_ frame: Int, _ serial: UInt64) throws {
+    func makeTop(_ frame: Int, _ serial: UInt64) throws {
         guard !needsTape, isOpen(frame, serial) else { throw fallback() }
         if frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
     }
@@ -269,494 +274,5 @@ final class _DirectEncoding {
         out.writeByte(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         frames[frame].kind = kind
         return true
-    }
-
-    // MARK: Members and elements
-
-    /// Writes the separator, the key and the colon of a new member of the
-    /// object at `frame`; throws if the frame is closed or the key repeats.
-    @inline(__always)
-    func beginMember<Key: CodingKey>(_ frame: Int, _ serial: UInt64, _ key: Key,
-                                     spellings: _KeySlots? = nil) throws {
-        try makeTop(frame, serial)
-        let index = Int(frames[frame].count)
-        separator(index, frame: frame)
-        let start = out.count &+ 1
-        let hash: UInt64
-        if let spellings {
-            // (Only with `.plain` keys: the other strategies may depend on the path.)
-            let slot = spellings.slot(for: key)
-            if let bytes = slot.pointee.bytes {
-                let count = slot.pointee.count
-                if count <= 16 {
-                    // Two word copies (the slot holds at least 16 bytes): most keys.
-                    let to = UnsafeMutableRawPointer(out.reserve(16))
-                    let from = UnsafeRawPointer(bytes)
-                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    out.count &+= count
-                } else {
-                    out.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-                }
-                hash = slot.pointee.hash
-            } else {
-                hash = writeString(key.stringValue)
-                slot.pointee = _KeyBytes(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
-                                         hash: hash)
-            }
-        } else {
-            switch keyMode {
-            case .plain: hash = writeString(key.stringValue)
-            case .snakeCase: hash = writeString(snakeCased(key.stringValue))
-            case .custom: hash = writeString(customKey(key, frame: frame))
-            }
-        }
-        try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
-        frames[frame].count &+= 1
-        writeColon()
-    }
-
-    private func snakeCased(_ name: String) -> String {
-        if let converted = snakeCaseCache[name] { return converted }
-        let converted = _convertToSnakeCase(name)
-        snakeCaseCache[name] = converted
-        return converted
-    }
-
-    private func customKey<Key: CodingKey>(_ key: Key, frame: Int) -> String {
-        guard case .custom(let convert) = options.keyEncodingStrategy else { return key.stringValue }
-        var path = codingPath(frame, frames[frame].serial)
-        path.append(key)
-        return convert(path).stringValue
-    }
-
-    /// Records the key just written (escaped, at `start` in the output; its
-    /// hash from `writeEscaped`) as a member of the object at `frame`;
-    /// throws if it is there already.
-    @inline(__always)
-    private func noteKey(_ frame: Int, start: Int, length: Int, hash: UInt64) throws {
-        let key = out.base + start
-        let bit: UInt64 = 1 &<< (hash &>> 58)
-        let object = frames[frame]
-        if object.count >= UInt32(_EncodingTape.indexedObjectSize) {
-            return try noteLargeKey(frame, start: start, length: length)
-        }
-        if object.keyMask & bit != 0 {
-            var span = Int(object.spansStart)
-            while span < spans.count {
-                let other = spans[span]
-                if other.length == length, Self.bytesEqual(out.base + other.start, key, length) { throw fallback() }
-                span &+= 1
-            }
-        }
-        frames[frame].keyMask = object.keyMask | bit
-        var keySpans = spans
-        keySpans.append(_KeySpan(start: start, length: length))
-        spans = keySpans
-    }
-
-    @inline(never)
-    private func noteLargeKey(_ frame: Int, start: Int, length: Int) throws {
-        hasLargeKeys = true
-        if largeKeys[frame] == nil {
-            var keys = Set<[UInt8]>()
-            for span in Int(frames[frame].spansStart)..<spans.count {
-                keys.insert(Array(UnsafeBufferPointer(start: out.base + spans[span].start, count: spans[span].length)))
-            }
-            largeKeys[frame] = keys
-        }
-        let key = Array(UnsafeBufferPointer(start: out.base + start, count: length))
-        guard largeKeys[frame]!.insert(key).inserted else { throw fallback() }
-    }
-
-    @inline(__always)
-    static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        var i = 0
-        while length &- i >= 8 {
-            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
-                return false
-            }
-            i &+= 8
-        }
-        return _FastScalars.loadPartial(a + i, length &- i) == _FastScalars.loadPartial(b + i, length &- i)
-    }
-
-    /// Writes the separator before a new element of the array at `frame`;
-    /// returns the element's index.
-    @inline(__always)
-    func beginElement(_ frame: Int, _ serial: UInt64) throws -> Int {
-        try makeTop(frame, serial)
-        let index = Int(frames[frame].count)
-        separator(index, frame: frame)
-        frames[frame].count &+= 1
-        return index
-    }
-
-    func elementCount(_ frame: Int, _ serial: UInt64) -> Int {
-        guard isOpen(frame, serial) else {
-            needsTape = true
-            return 0
-        }
-        return Int(frames[frame].count)
-    }
-
-    /// Checks that the single-value slot at `frame` is still empty and on
-    /// top; `fill` marks it written.
-    @inline(__always)
-    func beginSingle(_ frame: Int, _ serial: UInt64, fill: Bool) throws {
-        guard !needsTape, isOpen(frame, serial), frame == frames.count &- 1,
-              frames[frame].kind == .pending else { throw fallback() }
-        if fill { frames[frame].kind = .filled }
-    }
-
-    /// A new member holding a nested container.
-    func openNested<Key: CodingKey>(_ frame: Int, _ serial: UInt64, key: Key,
-                                    kind: _DirectFrame.Kind) -> (Int, UInt64) {
-        do { try beginMember(frame, serial, key) } catch { return (-1, 0) }
-        return openChild(frame, kind: kind, segment: .key(key))
-    }
-
-    /// A new element holding a nested container.
-    func openNestedElement(_ frame: Int, _ serial: UInt64, kind: _DirectFrame.Kind) -> (Int, UInt64) {
-        let index: Int
-        do { index = try beginElement(frame, serial) } catch { return (-1, 0) }
-        return openChild(frame, kind: kind, segment: .index(index))
-    }
-
-    private func openChild(_ frame: Int, kind: _DirectFrame.Kind, segment: _PathSegment) -> (Int, UInt64) {
-        switch kind {
-        case .object, .array:
-            guard baseDepth &+ frame &+ 1 < maxDepth else {
-                needsTape = true
-                return (-1, 0)
-            }
-            out.writeByte(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        case .pending, .filled:
-            break
-        }
-        return push(kind, segment)
-    }
-
-    /// A new member whose value is filled through the returned encoder.
-    func openSuper<Key: CodingKey>(_ frame: Int, _ serial: UInt64, key: Key) -> (Int, UInt64) {
-        do { try beginMember(frame, serial, key) } catch { return (-1, 0) }
-        return push(.pending, .key(key))
-    }
-
-    func openSuperElement(_ frame: Int, _ serial: UInt64) -> (Int, UInt64) {
-        let index: Int
-        do { index = try beginElement(frame, serial) } catch { return (-1, 0) }
-        return push(.pending, .index(index))
-    }
-
-    // MARK: Coding paths
-
-    func codingPath(_ frame: Int, _ serial: UInt64) -> [any CodingKey] {
-        guard isOpen(frame, serial) else {
-            // A closed frame: the path is gone, and so is this attempt.
-            needsTape = true
-            return []
-        }
-        var keys: [any CodingKey] = []
-        if baseIndex >= 0 { keys.append(_JSONKey(index: baseIndex)) }
-        if frame >= 1 {
-            for level in 1...frame {
-                switch segments[level] {
-                case .none: break
-                case .index(let index): keys.append(_JSONKey(index: index))
-                case .key(let key): keys.append(key)
-                }
-            }
-        }
-        return keys
-    }
-
-    private func pathNode(_ frame: Int) -> _CodingPathNode {
-        var node = baseIndex >= 0 ? _CodingPathNode.root.appending(index: baseIndex) : .root
-        if frame >= 1 {
-            for level in 1...frame {
-                switch segments[level] {
-                case .none: break
-                case .index(let index): node = node.appending(index: index)
-                case .key(let key): node = node.appending(key)
-                }
-            }
-        }
-        return node
-    }
-
-    // MARK: Values
-
-    /// Writes `value` at the end of the output if it is one of the types
-    /// written without an encoder (scalars, dates and data under their
-    /// usual strategies, arrays of scalars); `level` is the frame index the
-    /// value sits at (its indent and depth). Returns false for other types.
-    @inline(__always)
-    func encodeFast<T: Encodable>(_ value: T, level: Int) throws -> Bool {
-        try encodeFast(value, type: _FastType(T.self), level: level)
-    }
-
-    @inline(__always)
-    private func encodeFast<T: Encodable>(_ value: T, type: _FastType, level: Int) throws -> Bool {
-        switch type {
-        case .string:
-            writeString(unsafeBitCast(value, to: String.self))
-        case .int:
-            out.writeInteger(unsafeBitCast(value, to: Int.self))
-        case .double:
-            try writeDouble(unsafeBitCast(value, to: Double.self))
-        case .bool:
-            writeBool(unsafeBitCast(value, to: Bool.self))
-        case .date:
-            return try writeDate(unsafeBitCast(value, to: Date.self))
-        case .data:
-            guard dataIsBase64 else { return false }
-            writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
-        case .url:
-            writeString(unsafeBitCast(value, to: URL.self).absoluteString)
-        case .decimal:
-            var text = unsafeBitCast(value, to: Decimal.self).description
-            text.withUTF8 { out.append(contentsOf: $0) }
-        case .other, .floats, .int32s, .uint8s:
-            return false
-        case .strings, .doubles, .ints, .bools, .int64s, .uint64s:
-            try writeScalarArray(value, type: type, level: level)
-        }
-        return true
-    }
-
-    /// Encodes `value` into the pending slot at `frame` (on top).
-    func encodeInto<T: Encodable>(_ value: T, frame: Int, serial: UInt64) throws {
-        let type = _FastType(T.self)
-        if try encodeFast(value, type: type, level: frame) {
-            frames[frame].kind = .filled
-            return
-        }
-        if type == .date {
-            let date = unsafeBitCast(value, to: Date.self)
-            switch options.dateEncodingStrategy {
-            case .custom(let closure):
-                // Nothing encoded leaves the slot pending: `{}`, as the tape writes.
-                try closure(date, _DirectEncoder(state: self, frame: frame, serial: serial))
-            default:
-                try date.encode(to: _DirectEncoder(state: self, frame: frame, serial: serial))
-            }
-            return
-        }
-        if type == .data {
-            let data = unsafeBitCast(value, to: Data.self)
-            switch options.dataEncodingStrategy {
-            case .custom(let closure):
-                try closure(data, _DirectEncoder(state: self, frame: frame, serial: serial))
-            default:
-                try data.encode(to: _DirectEncoder(state: self, frame: frame, serial: serial))
-            }
-            return
-        }
-        // Past the tape's depth limit the tape throws before `encode(to:)`.
-        guard baseDepth &+ frame <= maxDepth else { throw fallback() }
-        if !isPlain(ObjectIdentifier(T.self)) {
-            if let collection = value as? any _DirectEncodable {
-                return try collection._directEncode(into: self, frame: frame, serial: serial)
-            }
-            if let special = value as? any _TapeEncodable {
-                return try bridge(special, frame: frame)
-            }
-            if plainTypeCount < 64 {
-                plainTypes[plainTypeCount] = ObjectIdentifier(T.self)
-                plainTypeCount &+= 1
-            }
-        }
-        try value.encode(to: _DirectEncoder(state: self, frame: frame, serial: serial))
-    }
-
-    @inline(__always)
-    private func isPlain(_ id: ObjectIdentifier) -> Bool {
-        var i = 0
-        while i < plainTypeCount {
-            if plainTypes[i] == id { return true }
-            i &+= 1
-        }
-        return false
-    }
-
-    /// A value in a new slot above `parent`: pushed, encoded, closed.
-    func encodeNested<T: Encodable>(_ value: T, parent: Int, segment: _PathSegment) throws {
-        let (frame, serial) = push(.pending, segment)
-        try encodeInto(value, frame: frame, serial: serial)
-        if isOpen(frame, serial) { closeFrames(downTo: frame) }
-    }
-
-    /// A quoted, escaped string at the end of the output; returns its hash
-    /// (`writeEscaped`). Every string the direct encoder writes goes through
-    /// here, on an unretained reference: `out` lives as long as this
-    /// encoding, and a plain `out.writeString` (a call not inlined) was
-    /// bracketed by a retain and a release of `out`.
-    @inline(__always) @discardableResult
-    func writeString(_ string: String) -> UInt64 {
-        Unmanaged.passUnretained(out)._withUnsafeGuaranteedRef { $0.writeString(string, escapesSlashes: escapesSlashes) }
-    }
-
-    @inline(__always)
-    func writeBool(_ value: Bool) {
-        if value { out.writeLiteral("true") } else { out.writeLiteral("false") }
-    }
-
-    @inline(__always)
-    func writeDouble(_ value: Double) throws {
-        if _fastPath(value.isFinite) {
-            out.writeDouble(value)
-        } else {
-            try writeNonFinite(value)
-        }
-    }
-
-    func writeFloat(_ value: Float) throws {
-        if value.isFinite {
-            out.writeFloat(value)
-        } else {
-            try writeNonFinite(value)
-        }
-    }
-
-    @inline(never)
-    private func writeNonFinite<F: FloatingPoint>(_ value: F) throws {
-        // `.throw`: the tape throws the error, with its coding path.
-        guard case .convertToString(let positive, let negative, let nan) = options.nonConformingFloatEncodingStrategy else {
-            throw fallback()
-        }
-        writeString(value.isNaN ? nan : (value < 0 ? negative : positive))
-    }
-
-    /// A date under a strategy that writes a scalar; false for
-    /// `.deferredToDate` and `.custom`, which need an encoder.
-    @inline(__always)
-    private func writeDate(_ date: Date) throws -> Bool {
-        switch dateMode {
-        case .iso8601: out.writeISO8601(date)
-        case .seconds: try writeDouble(date.timeIntervalSince1970)
-        case .milliseconds: try writeDouble(1000.0 * date.timeIntervalSince1970)
-        case .formatted:
-            guard case .formatted(let formatter) = options.dateEncodingStrategy else { return false }
-            writeString(formatter.string(from: date))
-        case .deferred, .custom:
-            return false
-        }
-        return true
-    }
-
-    /// `[String]`, `[Double]`, … written in one loop each.
-    private func writeScalarArray<T>(_ value: T, type: _FastType, level: Int) throws {
-        guard baseDepth &+ level < maxDepth else { throw fallback() }
-        out.writeByte(UInt8(ascii: "["))
-        let count: Int
-        switch type {
-        case .strings:
-            let array = unsafeBitCast(value, to: [String].self)
-            count = array.count
-            for index in 0..<count {
-                separator(index, frame: level)
-                writeString(array[index])
-            }
-        case .doubles:
-            let array = unsafeBitCast(value, to: [Double].self)
-            count = array.count
-            for index in 0..<count {
-                separator(index, frame: level)
-                try writeDouble(array[index])
-            }
-        case .ints:
-            let array = unsafeBitCast(value, to: [Int].self)
-            count = array.count
-            for index in 0..<count {
-                separator(index, frame: level)
-                out.writeInteger(array[index])
-            }
-        case .bools:
-            let array = unsafeBitCast(value, to: [Bool].self)
-            count = array.count
-            for index in 0..<count {
-                separator(index, frame: level)
-                writeBool(array[index])
-            }
-        case .int64s:
-            let array = unsafeBitCast(value, to: [Int64].self)
-            count = array.count
-            for index in 0..<count {
-                separator(index, frame: level)
-                out.writeInteger(array[index])
-            }
-        case .uint64s:
-            let array = unsafeBitCast(value, to: [UInt64].self)
-            count = array.count
-            for index in 0..<count {
-                separator(index, frame: level)
-                out.writeInteger(array[index])
-            }
-        default:
-            preconditionFailure("not a scalar array type")
-        }
-        closeBracket(UInt8(ascii: "]"), count: count, indent: baseIndent &+ level)
-    }
-
-    /// An array of any element type into the pending slot at `frame`.
-    func encodeArray<Element: Encodable>(_ array: [Element], frame: Int, serial: UInt64) throws {
-        guard baseDepth &+ frame < maxDepth else { throw fallback() }
-        // Complete once written: no container may be asked of this slot.
-        frames[frame].kind = .filled
-        out.writeByte(UInt8(ascii: "["))
-        var index = 0
-        for element in array {
-            separator(index, frame: frame)
-            if try !encodeFast(element, level: frame &+ 1) {
-                try encodeNested(element, parent: frame, segment: .index(index))
-                guard frames.count == frame &+ 1, frames[frame].serial == serial else { throw fallback() }
-            }
-            index &+= 1
-        }
-        closeBracket(UInt8(ascii: "]"), count: index, indent: baseIndent &+ frame)
-    }
-
-    /// `[String: V]`: keys as they are (no key strategy, no duplicates).
-    func encodeDictionary<Value: Encodable>(_ dictionary: [String: Value], frame: Int, serial: UInt64) throws {
-        guard baseDepth &+ frame < maxDepth else { throw fallback() }
-        frames[frame].kind = .filled
-        out.writeByte(UInt8(ascii: "{"))
-        var index = 0
-        for (key, value) in dictionary {
-            separator(index, frame: frame)
-            writeString(key)
-            writeColon()
-            if try !encodeFast(value, level: frame &+ 1) {
-                try encodeNested(value, parent: frame, segment: .key(_JSONKey(stringValue: key)))
-                guard frames.count == frame &+ 1, frames[frame].serial == serial else { throw fallback() }
-            }
-            index &+= 1
-        }
-        closeBracket(UInt8(ascii: "}"), count: index, indent: baseIndent &+ frame)
-    }
-
-    /// A `_TapeEncodable` value (`JSONValue`, `JSONNumber`): encoded into a
-    /// small tape of its own and written from there at this position.
-    private func bridge(_ value: any _TapeEncodable, frame: Int) throws {
-        if bridgeTape == nil {
-            let tape = _EncodingTape()
-            bridgeTape = tape
-            bridgeContext = _EncodingContext(tape: tape, options: options)
-            var writer = _JSONWriter(options: options, tape: tape, compact: !pretty)
-            writer.flushes = false
-            bridgeWriter = writer
-        }
-        let tape = bridgeTape!
-        tape.reset()
-        let root = tape.appendEmptyNode()
-        do {
-            try value._encode(into: root, context: bridgeContext!, path: pathNode(frame), depth: baseDepth &+ frame)
-        } catch {
-            throw fallback()
-        }
-        guard tape.misuse == nil else { throw fallback() }
-        try bridgeWriter!.write(root, depth: baseIndent &+ frame, into: out)
-        frames[frame].kind = .filled
     }
 }

@@ -28,7 +28,9 @@ import Foundation
 /// `_EncodingTape.indexedObjectSize` members get a dictionary of their keys.
 final class _EncodingTape {
     var nodes = _Growable<_Node>(capacity: 64)
-    var bytes = _Growable<UInt8>(capacity: 1024)
+    /// Scalars' text and raw keys, written by the same `_JSONOutput` methods
+    /// as the direct encoder's output, so both paths format alike.
+    let bytes = _JSONOutput(capacity: 1024)
     /// Key dictionaries of objects with many members, by node.
     var largeObjects: [UInt32: [[UInt8]: UInt32]] = [:]
     /// A misuse of the `Encoder` protocol that Foundation traps on (asking for
@@ -45,13 +47,12 @@ final class _EncodingTape {
 
     deinit {
         nodes.deallocate()
-        bytes.deallocate()
     }
 
     /// Empties the tape for the next value, keeping its storage.
     func reset() {
         nodes.removeAll()
-        bytes.removeAll()
+        bytes.truncate(to: 0)
         if !largeObjects.isEmpty { largeObjects.removeAll() }
         misuse = nil
     }
@@ -93,16 +94,6 @@ final class _EncodingTape {
         return index
     }
 
-    /// Runs `body` on the byte buffer, as a local copy stored back afterwards
-    /// (see `_Growable`: no exclusivity check spans the call).
-    @inline(__always)
-    func appendingBytes<R>(_ body: (inout _Growable<UInt8>) -> R) -> R {
-        var bytes = self.bytes
-        let result = body(&bytes)
-        self.bytes = bytes
-        return result
-    }
-
     /// Makes `node` a container of `kind`, keeping its children if it already
     /// is one (a container requested twice is the same container). Returns
     /// false when the node already holds something else.
@@ -118,14 +109,13 @@ final class _EncodingTape {
         return true
     }
 
-    /// Replaces what `node` holds with the scalar text appended by `body`.
+    /// Replaces what `node` holds with the scalar text `body` writes to `bytes`.
     @inline(__always)
-    func setScalar(_ node: UInt32, _ body: (inout _Growable<UInt8>) -> Void) {
-        let (start, end) = appendingBytes { bytes in
-            let start = bytes.count
-            body(&bytes)
-            return (start, bytes.count)
-        }
+    func setScalar(_ node: UInt32, _ body: (_JSONOutput) -> Void) {
+        let bytes = self.bytes
+        let start = bytes.count
+        body(bytes)
+        let end = bytes.count
         nodes[Int(node)].kind = .scalar
         nodes[Int(node)].first = UInt32(truncatingIfNeeded: start)
         nodes[Int(node)].last = UInt32(truncatingIfNeeded: end - start)
@@ -183,11 +173,8 @@ final class _EncodingTape {
     }
 
     private func appendMember(to object: UInt32, key: UnsafeBufferPointer<UInt8>, bit: UInt64) -> UInt32 {
-        let keyStart = appendingBytes { bytes in
-            let start = bytes.count
-            bytes.append(contentsOf: key)
-            return start
-        }
+        let keyStart = bytes.count
+        bytes.append(contentsOf: key)
         let child = appendEmptyNode()
         nodes[Int(child)].keyStart = UInt32(truncatingIfNeeded: keyStart)
         nodes[Int(child)].keyLength = UInt32(truncatingIfNeeded: key.count)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-internal import CJSONTape
 import Foundation
 
-// Scalar text formatted straight into a byte buffer: no intermediate
-// `String`, one capacity check per value, stores through a pointer. Every
-// routine writes exactly what the `_JSONScalars` reference text is (Swift's
-// `description` for floating point, Foundation's escaping and dates); the
-// tests compare them over edge values and millions of random inputs.
+// The text of JSON scalars, formatted straight into a byte buffer: no
+// intermediate `String`, one capacity check per value, stores through a
+// pointer. This is the one formatter of both encoding paths (through
+// `_JSONOutput+Scalars.swift`), and it writes exactly what Foundation's
+// `JSONEncoder` writes: Swift's shortest `description` for floating point
+// without a trailing `.0`, its escaping and its ISO 8601 dates. The tests
+// compare the doubles with `description` over edge values and millions of
+// random inputs.
 enum _FastScalars {
     /// "00" "01" … "99": two digits per lookup.
     static let digitPairs: StaticString = """
@@ -246,150 +248,5 @@ enum _FastScalars {
             return low | (high &<< UInt64((n &- 2) &* 8))
         }
         return n == 1 ? UInt64(p[0]) : 0
-    }
-}
-
-extension _JSONOutput {
-    @inline(__always)
-    func writeByte(_ byte: UInt8) {
-        reserve(1).pointee = byte
-        count &+= 1
-    }
-
-    @inline(__always)
-    func writeLiteral(_ literal: StaticString) {
-        let n = literal.utf8CodeUnitCount
-        reserve(n).update(from: literal.utf8Start, count: n)
-        count &+= n
-    }
-
-    /// A newline and two spaces per level (pretty printing).
-    @inline(__always)
-    func writeNewline(indent: Int) {
-        let n = 1 &+ 2 &* indent
-        let p = reserve(n)
-        p[0] = UInt8(ascii: "\n")
-        if indent > 0 { (p + 1).update(repeating: 0x20, count: n &- 1) }
-        count &+= n
-    }
-
-    @inline(__always)
-    func writeInteger<T: FixedWidthInteger>(_ value: T) {
-        if T.bitWidth > 64 {
-            var text = String(value)
-            text.withUTF8 { append(contentsOf: $0) }
-            return
-        }
-        let p = reserve(21)
-        if T.isSigned, value < 0 {
-            p[0] = UInt8(ascii: "-")
-            count &+= 1 &+ _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value.magnitude), to: p + 1)
-        } else {
-            count &+= _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value), to: p)
-        }
-    }
-
-    /// A finite double (see `_FastScalars.formatDouble`).
-    @inline(__always)
-    func writeDouble(_ value: Double) {
-        let p = reserve(_FastScalars.maxNumberLength)
-        count &+= _FastScalars.formatDouble(value, to: p)
-    }
-
-    func writeFloat(_ value: Float) {
-        let p = reserve(_FastScalars.maxNumberLength)
-        count &+= _FastScalars.formatFloat(value, to: p)
-    }
-
-    func writeISO8601(_ date: Date) {
-        let n = _FastScalars.formatISO8601(date, to: reserve(22))
-        if n > 0 {
-            count &+= n
-        } else {
-            var sink = self
-            _ISO8601Formatter.append(date, to: &sink)
-        }
-    }
-
-    /// A string, quoted and escaped as `_JSONScalars.append(string:)` does;
-    /// returns the hash of `writeEscaped`.
-    @inline(__always) @discardableResult
-    func writeString(_ string: String, escapesSlashes: Bool) -> UInt64 {
-        if let hash = string.utf8.withContiguousStorageIfAvailable({ utf8 in
-            writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
-        }) {
-            return hash
-        }
-        var copy = string
-        return copy.withUTF8 { writeEscaped($0, escapesSlashes: escapesSlashes) }
-    }
-
-    /// `writeEscaped`, with strings of at most 8 bytes that need no escape
-    /// (most keys) done inline: one word loaded, checked and stored.
-    @inline(__always)
-    func writeShortOrEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
-        let n = utf8.count
-        if n <= 8, n > 0, let source = utf8.baseAddress {
-            let word = n == 8 ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
-            let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
-            if _FastScalars.escapeMask(word, slashes: slashes) & mask == 0 {
-                let p = reserve(18)
-                p[0] = UInt8(ascii: "\"")
-                UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
-                p[n &+ 1] = UInt8(ascii: "\"")
-                count &+= n &+ 2
-                return (UInt64(truncatingIfNeeded: n) ^ word) &* 0x9E37_79B9_7F4A_7C15
-            }
-        }
-        return writeEscaped(utf8, escapesSlashes: slashes)
-    }
-
-    /// Quoted and escaped UTF-8: runs that need nothing are checked and
-    /// copied 16 bytes at a time (`sj_write_escaped`, SSE2; 8 elsewhere).
-    /// Returns a hash of the raw bytes (length, first and last word), which
-    /// object keys use for the duplicate check.
-    @discardableResult
-    func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
-        let n = utf8.count
-        guard n > 0, let source = utf8.baseAddress else {
-            let p = reserve(2)
-            p[0] = UInt8(ascii: "\"")
-            p[1] = UInt8(ascii: "\"")
-            count &+= 2
-            return UInt64(truncatingIfNeeded: n)
-        }
-        // The hash: the length, the first and the last word of the raw bytes
-        // (one word, as `writeShortOrEscaped` hashes, up to 8 bytes).
-        var hash = (UInt64(truncatingIfNeeded: n) ^ _FastScalars.loadPartial(source, min(n, 8))) &* 0x9E37_79B9_7F4A_7C15
-        if n > 8 {
-            hash = (hash ^ UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-        }
-        let chunk = 1024
-        if n <= chunk {
-            // Room for the bytes escaped at worst (6 per byte), the quotes
-            // and the slack of whole-word stores.
-            let d = reserve(n &* 6 &+ 18)
-            d[0] = UInt8(ascii: "\"")
-            let written = sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
-            d[written &+ 1] = UInt8(ascii: "\"")
-            count &+= written &+ 2
-        } else {
-            writeLong(source, n, chunk: chunk, slashes: slashes)
-        }
-        return hash
-    }
-
-    /// A long string, escaped a chunk at a time (room reserved per chunk).
-    @inline(never)
-    private func writeLong(_ source: UnsafePointer<UInt8>, _ n: Int, chunk: Int, slashes: Bool) {
-        writeByte(UInt8(ascii: "\""))
-        var i = 0
-        while i < n {
-            let take = min(n &- i, chunk)
-            let d = reserve(take &* 6 &+ 17)
-            count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
-            i &+= take
-        }
-        writeByte(UInt8(ascii: "\""))
     }
 }

@@ -2,7 +2,9 @@
 import Foundation
 
 /// The bytes being written: all of them for `encode(_:)`, or up to about
-/// 256 KiB at a time when a sink takes them as they come.
+/// 256 KiB at a time when a sink takes them as they come; also the
+/// encoding tape's scalar text, written by the same methods
+/// (`_JSONOutput+Scalars.swift`), so that both encoding paths format alike.
 ///
 /// With a sink, full buffers are written by a second thread
 /// (`_BackgroundWriter`) while encoding goes on into the other of two
@@ -15,7 +17,7 @@ import Foundation
 /// access to `base`, `count` and `capacity` is instantaneous (a load or a
 /// store, never an `inout` spanning a call), which lets the optimizer drop
 /// the run-time exclusivity checks (see `_Growable`).
-final class _JSONOutput: _ByteAppending {
+final class _JSONOutput {
     private(set) var base: UnsafeMutablePointer<UInt8>
     var count = 0
     private(set) var capacity: Int
@@ -75,6 +77,9 @@ final class _JSONOutput: _ByteAppending {
 
     /// Drops what was written after `mark` (an element that failed to encode).
     func truncate(to mark: Int) { count = mark }
+
+    /// The bytes written so far (valid until the next write).
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
     @inline(__always)
     func flushIfNeeded() throws {

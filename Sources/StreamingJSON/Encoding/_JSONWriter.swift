@@ -5,13 +5,11 @@ import Foundation
 /// compact `{"k":v,"a":[1,2]}`, or pretty with two-space indents,
 /// `"k" : v`, and empty containers as `[`, a blank line, `]`.
 ///
-/// Why not `yajl_gen`: measured on the 200 MB records dump, yajl's generator
-/// alone costs about 0.85 s (`json_reformat -m` minus `json_verify -q`:
-/// 1.5 s against 0.65 s), while this writer's share of a `perf` profile of
-/// `JSONStreamWriter` is about 0.3 s for the same bytes, scalars already
-/// formatted. yajl_gen would also cap nesting at 128, print doubles with
-/// `%.20g` (so numbers need formatting in Swift anyway) and know nothing of
-/// Foundation's pretty layout.
+/// Why not `yajl_gen`: it takes longer to generate the same bytes than
+/// this writer does with the scalars already formatted (the Performance
+/// article has the measurement); it would also cap nesting at 128, print
+/// doubles with `%.20g` (so numbers need formatting in Swift anyway) and
+/// know nothing of Foundation's pretty layout.
 struct _JSONWriter {
     let tape: _EncodingTape
     let pretty: Bool
@@ -34,7 +32,7 @@ struct _JSONWriter {
     /// Writes the value at `node`; `depth` is its indent level when pretty.
     mutating func write(_ node: UInt32, depth: Int, into output: _JSONOutput) throws {
         let tape = self.tape
-        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.buffer, into: output)
+        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.written, into: output)
     }
 
     private mutating func write(_ node: UInt32, depth: Int, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
@@ -99,8 +97,7 @@ struct _JSONWriter {
         if pretty { newline(depth + 1, into: output) }
         let member = nodes[Int(child)]
         let key = UnsafeBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyStart + member.keyLength)])
-        var sink = output
-        _JSONScalars.append(utf8: key, escapesSlashes: escapesSlashes, to: &sink)
+        output.writeEscaped(key, escapesSlashes: escapesSlashes)
         if pretty {
             output.append(UInt8(ascii: " "))
             output.append(UInt8(ascii: ":"))

@@ -10,23 +10,23 @@ extension _TapeEncoder {
 
     @inline(__always)
     func setNull(_ node: UInt32) {
-        tape.setScalar(node) { _JSONScalars.append(_JSONScalars.null, to: &$0) }
+        tape.setScalar(node) { $0.writeLiteral("null") }
     }
 
     @inline(__always)
     func setBool(_ value: Bool, _ node: UInt32) {
-        tape.setScalar(node) { _JSONScalars.append(value ? _JSONScalars.true : _JSONScalars.false, to: &$0) }
+        tape.setScalar(node) { $0.writeBool(value) }
     }
 
     @inline(__always)
     func setString(_ value: String, _ node: UInt32) {
         let slashes = context.escapesSlashes
-        tape.setScalar(node) { _JSONScalars.append(string: value, escapesSlashes: slashes, to: &$0) }
+        tape.setScalar(node) { $0.writeString(value, escapesSlashes: slashes) }
     }
 
     @inline(__always)
     func setInteger<T: FixedWidthInteger>(_ value: T, _ node: UInt32) {
-        tape.setScalar(node) { _JSONScalars.append(integer: value, to: &$0) }
+        tape.setScalar(node) { $0.writeInteger(value) }
     }
 
     /// An encoder for the value in `node`, one level below this encoder's containers.

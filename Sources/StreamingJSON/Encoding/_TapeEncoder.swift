@@ -110,15 +110,15 @@ final class _TapeEncoder: Encoder {
         case .string:
             let string = unsafeBitCast(value, to: String.self)
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .int:
             let int = unsafeBitCast(value, to: Int.self)
-            tape.setScalar(node) { _JSONScalars.append(integer: int, to: &$0) }
+            tape.setScalar(node) { $0.writeInteger(int) }
         case .double:
             try encodeFloat(unsafeBitCast(value, to: Double.self), into: node, context: context, path: path())
         case .bool:
             let bool = unsafeBitCast(value, to: Bool.self)
-            tape.setScalar(node) { _JSONScalars.append(bool ? _JSONScalars.true : _JSONScalars.false, to: &$0) }
+            tape.setScalar(node) { $0.writeBool(bool) }
         case .date:
             try encodeDate(unsafeBitCast(value, to: Date.self), into: node, context: context, path: path(), depth: depth)
         case .data:
@@ -126,7 +126,7 @@ final class _TapeEncoder: Encoder {
         case .url:
             let string = unsafeBitCast(value, to: URL.self).absoluteString
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .decimal:
             var text = unsafeBitCast(value, to: Decimal.self).description
             tape.setScalar(node) { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
@@ -150,7 +150,7 @@ final class _TapeEncoder: Encoder {
     ) throws {
         let tape = context.tape
         if value.isFinite {
-            tape.setScalar(node) { _JSONScalars.append(finite: value, to: &$0) }
+            tape.setScalar(node) { $0.writeFinite(value) }
             return
         }
         guard case .convertToString(let positive, let negative, let nan) = context.options.nonConformingFloatEncodingStrategy else {
@@ -159,7 +159,7 @@ final class _TapeEncoder: Encoder {
         }
         let string = value.isNaN ? nan : (value < 0 ? negative : positive)
         let slashes = context.escapesSlashes
-        tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+        tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
     }
 
     static func encodeDate(_ date: Date, into node: UInt32, context: _EncodingContext,
@@ -173,11 +173,11 @@ final class _TapeEncoder: Encoder {
         case .millisecondsSince1970:
             try encodeFloat(1000.0 * date.timeIntervalSince1970, into: node, context: context, path: path())
         case .iso8601:
-            tape.setScalar(node) { _ISO8601Formatter.append(date, to: &$0) }
+            tape.setScalar(node) { $0.writeISO8601(date) }
         case .formatted(let formatter):
             let string = formatter.string(from: date)
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .custom(let closure):
             tape.clear(node)
             try closure(date, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
@@ -194,7 +194,7 @@ final class _TapeEncoder: Encoder {
             try data.encode(to: _TapeEncoder(context: context, node: node, path: path(), depth: depth))
         case .base64:
             let string = data.base64EncodedString()
-            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: context.escapesSlashes, to: &$0) }
+            tape.setScalar(node) { $0.writeString(string, escapesSlashes: context.escapesSlashes) }
         case .custom(let closure):
             tape.clear(node)
             try closure(data, _TapeEncoder(context: context, node: node, path: path(), depth: depth))

@@ -130,14 +130,14 @@ extension JSONValue: _TapeEncodable {
         let tape = context.tape
         switch self {
         case .null:
-            tape.setScalar(node) { _JSONScalars.append(_JSONScalars.null, to: &$0) }
+            tape.setScalar(node) { $0.writeLiteral("null") }
         case .bool(let bool):
-            tape.setScalar(node) { _JSONScalars.append(bool ? _JSONScalars.true : _JSONScalars.false, to: &$0) }
+            tape.setScalar(node) { $0.writeBool(bool) }
         case .number(let number):
             try number._encode(into: node, context: context, path: path, depth: depth)
         case .string(let string):
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { _JSONScalars.append(string: string, escapesSlashes: slashes, to: &$0) }
+            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .array(let array):
             try array._encode(into: node, context: context, path: path, depth: depth)
         case .object(let object):
