@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "StreamingJSON",
             dependencies: ["CJSONTape", "CYajl", "CZlib", "CZstd", "CBzip2", "CLzma"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // Oniguruma, the regular-expression engine jq uses; only JSONFilter
         // needs it, so `import StreamingJSON` needs yajl alone.

@@ -29,7 +29,10 @@ import Foundation
 /// for the value and encodes it again through the tape, whose result
 /// (output or error) is the one that counts. So the output is always the
 /// tape's; the price is that such a value's `encode(to:)` runs twice.
-final class _DirectEncoding {
+///
+/// Safe: it owns the frame stack and its key spans and path segments, and
+/// every container's (frame, serial) is checked (`isOpen`) before use.
+@safe final class _DirectEncoding {
     let out: _JSONOutput
     let options: _EncodingOptions
     let pretty: Bool
@@ -43,8 +46,8 @@ final class _DirectEncoding {
     enum KeyMode { case plain, snakeCase, custom }
     private enum DateMode { case deferred, seconds, milliseconds, iso8601, formatted, custom }
 
-    var frames = _Growable<_DirectFrame>(capacity: 32)
-    private var spans = _Growable<_KeySpan>(capacity: 64)
+    var frames = unsafe _Growable<_DirectFrame>(capacity: 32)
+    private var spans = unsafe _Growable<_KeySpan>(capacity: 64)
     private var segments: UnsafeMutablePointer<_PathSegment>
     private var segmentCapacity = 32
     private var nextSerial: UInt64 = 1
@@ -95,15 +98,15 @@ final class _DirectEncoding {
         case .custom: dateMode = .custom
         }
         if case .base64 = options.dataEncodingStrategy { dataIsBase64 = true } else { dataIsBase64 = false }
-        segments = .allocate(capacity: segmentCapacity)
+        unsafe segments = .allocate(capacity: segmentCapacity)
     }
 
     deinit {
-        segments.deinitialize(count: frames.count)
-        segments.deallocate()
-        plainTypes.deallocate()
-        frames.deallocate()
-        spans.deallocate()
+        unsafe segments.deinitialize(count: frames.count)
+        unsafe segments.deallocate()
+        unsafe plainTypes.deallocate()
+        unsafe frames.deallocate()
+        unsafe spans.deallocate()
     }
 
     // MARK: Root
@@ -118,12 +121,12 @@ final class _DirectEncoding {
         let (root, serial) = push(.pending, .none)
         try encodeInto(value, frame: root, serial: serial)
         guard !needsTape else { return }
-        guard frames.count > 0, frames[0].serial == serial else {
+        guard unsafe frames.count > 0, unsafe frames[0].serial == serial else {
             needsTape = true
             return
         }
         // A top-level value that encoded nothing is the tape's error to report.
-        if !isElement, frames[0].kind == .pending {
+        if !isElement, unsafe frames[0].kind == .pending {
             needsTape = true
             return
         }
@@ -131,9 +134,9 @@ final class _DirectEncoding {
     }
 
     private func reset() {
-        segments.deinitialize(count: frames.count)
-        frames.removeAll()
-        spans.removeAll()
+        unsafe segments.deinitialize(count: frames.count)
+        unsafe frames.removeAll()
+        unsafe spans.removeAll()
         if hasLargeKeys {
             largeKeys.removeAll()
             hasLargeKeys = false
@@ -151,22 +154,22 @@ final class _DirectEncoding {
 
     @inline(__always)
     func isOpen(_ frame: Int, _ serial: UInt64) -> Bool {
-        UInt(bitPattern: frame) < UInt(bitPattern: frames.count) && frames[frame].serial == serial
+        unsafe UInt(bitPattern: frame) < UInt(bitPattern: frames.count) && frames[frame].serial == serial
     }
 
     @inline(__always)
     func push(_ kind: _DirectFrame.Kind, _ segment: _PathSegment) -> (Int, UInt64) {
-        let index = frames.count
+        let index = unsafe frames.count
         let serial = nextSerial
         nextSerial &+= 1
         // Grow first: growSegments moves the segments of the frames on the
         // stack, which must not include the one being pushed yet.
         if index == segmentCapacity { growSegments() }
-        var stack = frames
-        stack.append(_DirectFrame(kind: kind, count: 0, spansStart: UInt32(truncatingIfNeeded: spans.count),
-                                  serial: serial, keyMask: 0))
-        frames = stack
-        (segments + index).initialize(to: segment)
+        var stack = unsafe frames
+        unsafe stack.append(_DirectFrame(kind: kind, count: 0, spansStart: UInt32(truncatingIfNeeded: spans.count),
+                                         serial: serial, keyMask: 0))
+        unsafe frames = unsafe stack
+        unsafe (segments + index).initialize(to: segment)
         return (index, serial)
     }
 
@@ -174,21 +177,21 @@ final class _DirectEncoding {
     private func growSegments() {
         let capacity = segmentCapacity * 2
         let grown = UnsafeMutablePointer<_PathSegment>.allocate(capacity: capacity)
-        grown.moveInitialize(from: segments, count: frames.count)
-        segments.deallocate()
-        segments = grown
+        unsafe grown.moveInitialize(from: segments, count: frames.count)
+        unsafe segments.deallocate()
+        unsafe segments = unsafe grown
         segmentCapacity = capacity
     }
 
     /// Closes every frame from the top down to index `index` (kept).
     @inline(__always)
     func closeFrames(downTo index: Int) {
-        while frames.count > index { closeTop() }
+        while unsafe frames.count > index { closeTop() }
     }
 
     private func closeTop() {
-        let index = frames.count - 1
-        let frame = frames[index]
+        let index = unsafe frames.count - 1
+        let frame = unsafe frames[index]
         let indent = baseIndent &+ index
         switch frame.kind {
         case .pending:
@@ -202,13 +205,13 @@ final class _DirectEncoding {
             closeBracket(UInt8(ascii: "}"), count: Int(frame.count), indent: indent)
             if hasLargeKeys { largeKeys[index] = nil }
         }
-        var keySpans = spans
-        keySpans.truncate(to: Int(frame.spansStart))
-        spans = keySpans
-        (segments + index).deinitialize(count: 1)
-        var stack = frames
-        stack.removeLast()
-        frames = stack
+        var keySpans = unsafe spans
+        unsafe keySpans.truncate(to: Int(frame.spansStart))
+        unsafe spans = unsafe keySpans
+        unsafe (segments + index).deinitialize(count: 1)
+        var stack = unsafe frames
+        unsafe stack.removeLast()
+        unsafe frames = unsafe stack
     }
 
     /// The end of a container with `count` children, in the tape writer's layout.
@@ -235,11 +238,11 @@ final class _DirectEncoding {
     @inline(__always)
     func writeColon() {
         if pretty {
-            let p = out.reserve(3)
-            p[0] = 0x20
-            p[1] = UInt8(ascii: ":")
-            p[2] = 0x20
-            out.count &+= 3
+            let p = unsafe out.reserve(3)
+            unsafe p[0] = 0x20
+            unsafe p[1] = UInt8(ascii: ":")
+            unsafe p[2] = 0x20
+            unsafe out.count &+= 3
         } else {
             out.writeByte(UInt8(ascii: ":"))
         }
@@ -249,7 +252,7 @@ final class _DirectEncoding {
     @inline(__always)
     private func makeTop(_ frame: Int, _ serial: UInt64) throws {
         guard !needsTape, isOpen(frame, serial) else { throw fallback() }
-        if frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
+        if unsafe frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
     }
 
     /// The encoder at `frame` asks for a container of `kind`: the pending
@@ -259,15 +262,15 @@ final class _DirectEncoding {
             needsTape = true
             return false
         }
-        if frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
-        let current = frames[frame].kind
+        if unsafe frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
+        let current = unsafe frames[frame].kind
         if current == kind { return true }
         guard current == .pending, baseDepth &+ frame < maxDepth else {
             needsTape = true
             return false
         }
         out.writeByte(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        frames[frame].kind = kind
+        unsafe frames[frame].kind = kind
         return true
     }
 
@@ -279,30 +282,31 @@ final class _DirectEncoding {
     func beginMember<Key: CodingKey>(_ frame: Int, _ serial: UInt64, _ key: Key,
                                      spellings: _KeySlots? = nil) throws {
         try makeTop(frame, serial)
-        let index = Int(frames[frame].count)
+        let index = unsafe Int(frames[frame].count)
         separator(index, frame: frame)
-        let start = out.count &+ 1
+        let start = unsafe out.count &+ 1
         let hash: UInt64
-        if let spellings {
+        if let spellings = unsafe spellings {
             // (Only with `.plain` keys: the other strategies may depend on the path.)
-            let slot = spellings.slot(for: key)
-            if let bytes = slot.pointee.bytes {
-                let count = slot.pointee.count
+            let slot = unsafe spellings.slot(for: key)
+            if let bytes = unsafe slot.pointee.bytes {
+                let count = unsafe slot.pointee.count
                 if count <= 16 {
                     // Two word copies (the slot holds at least 16 bytes): most keys.
-                    let to = UnsafeMutableRawPointer(out.reserve(16))
+                    let to = unsafe UnsafeMutableRawPointer(out.reserve(16))
                     let from = UnsafeRawPointer(bytes)
-                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    out.count &+= count
+                    unsafe to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    unsafe (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    unsafe out.count &+= count
                 } else {
-                    out.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                    unsafe out.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
                 }
-                hash = slot.pointee.hash
+                hash = unsafe slot.pointee.hash
             } else {
                 hash = writeString(key.stringValue)
-                slot.pointee = _KeyBytes(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
-                                         hash: hash)
+                unsafe slot.pointee = unsafe _KeyBytes(UnsafeBufferPointer(start: out.base + (start &- 1),
+                                                                           count: out.count &- start &+ 1),
+                                                       hash: hash)
             }
         } else {
             switch keyMode {
@@ -311,8 +315,8 @@ final class _DirectEncoding {
             case .custom: hash = writeString(customKey(key, frame: frame))
             }
         }
-        try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
-        frames[frame].count &+= 1
+        unsafe try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
+        unsafe frames[frame].count &+= 1
         writeColon()
     }
 
@@ -325,7 +329,7 @@ final class _DirectEncoding {
 
     private func customKey<Key: CodingKey>(_ key: Key, frame: Int) -> String {
         guard case .custom(let convert) = options.keyEncodingStrategy else { return key.stringValue }
-        var path = codingPath(frame, frames[frame].serial)
+        var path = unsafe codingPath(frame, frames[frame].serial)
         path.append(key)
         return convert(path).stringValue
     }
@@ -335,24 +339,24 @@ final class _DirectEncoding {
     /// throws if it is there already.
     @inline(__always)
     private func noteKey(_ frame: Int, start: Int, length: Int, hash: UInt64) throws {
-        let key = out.base + start
+        let key = unsafe out.base + start
         let bit: UInt64 = 1 &<< (hash &>> 58)
-        let object = frames[frame]
+        let object = unsafe frames[frame]
         if object.count >= UInt32(_EncodingTape.indexedObjectSize) {
             return try noteLargeKey(frame, start: start, length: length)
         }
         if object.keyMask & bit != 0 {
             var span = Int(object.spansStart)
-            while span < spans.count {
-                let other = spans[span]
-                if other.length == length, Self.bytesEqual(out.base + other.start, key, length) { throw fallback() }
+            while unsafe span < spans.count {
+                let other = unsafe spans[span]
+                if other.length == length, unsafe Self.bytesEqual(out.base + other.start, key, length) { throw fallback() }
                 span &+= 1
             }
         }
-        frames[frame].keyMask = object.keyMask | bit
-        var keySpans = spans
-        keySpans.append(_KeySpan(start: start, length: length))
-        spans = keySpans
+        unsafe frames[frame].keyMask = object.keyMask | bit
+        var keySpans = unsafe spans
+        unsafe keySpans.append(_KeySpan(start: start, length: length))
+        unsafe spans = unsafe keySpans
     }
 
     @inline(never)
@@ -360,12 +364,13 @@ final class _DirectEncoding {
         hasLargeKeys = true
         if largeKeys[frame] == nil {
             var keys = Set<[UInt8]>()
-            for span in Int(frames[frame].spansStart)..<spans.count {
-                keys.insert(Array(UnsafeBufferPointer(start: out.base + spans[span].start, count: spans[span].length)))
+            for span in unsafe Int(frames[frame].spansStart)..<spans.count {
+                unsafe keys.insert(Array(UnsafeBufferPointer(start: out.base + spans[span].start,
+                                                             count: spans[span].length)))
             }
             largeKeys[frame] = keys
         }
-        let key = Array(UnsafeBufferPointer(start: out.base + start, count: length))
+        let key = unsafe Array(UnsafeBufferPointer(start: out.base + start, count: length))
         guard largeKeys[frame]!.insert(key).inserted else { throw fallback() }
     }
 
@@ -373,12 +378,13 @@ final class _DirectEncoding {
     static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         var i = 0
         while length &- i >= 8 {
-            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+            if unsafe UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+                != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
                 return false
             }
             i &+= 8
         }
-        return _FastScalars.loadPartial(a + i, length &- i) == _FastScalars.loadPartial(b + i, length &- i)
+        return unsafe _FastScalars.loadPartial(a + i, length &- i) == _FastScalars.loadPartial(b + i, length &- i)
     }
 
     /// Writes the separator before a new element of the array at `frame`;
@@ -386,9 +392,9 @@ final class _DirectEncoding {
     @inline(__always)
     func beginElement(_ frame: Int, _ serial: UInt64) throws -> Int {
         try makeTop(frame, serial)
-        let index = Int(frames[frame].count)
+        let index = unsafe Int(frames[frame].count)
         separator(index, frame: frame)
-        frames[frame].count &+= 1
+        unsafe frames[frame].count &+= 1
         return index
     }
 
@@ -397,22 +403,22 @@ final class _DirectEncoding {
             needsTape = true
             return 0
         }
-        return Int(frames[frame].count)
+        return unsafe Int(frames[frame].count)
     }
 
     /// Checks that the single-value slot at `frame` is still empty and on
     /// top; `fill` marks it written.
     @inline(__always)
     func beginSingle(_ frame: Int, _ serial: UInt64, fill: Bool) throws {
-        guard !needsTape, isOpen(frame, serial), frame == frames.count &- 1,
-              frames[frame].kind == .pending else { throw fallback() }
-        if fill { frames[frame].kind = .filled }
+        guard !needsTape, isOpen(frame, serial), unsafe frame == frames.count &- 1,
+              unsafe frames[frame].kind == .pending else { throw fallback() }
+        if fill { unsafe frames[frame].kind = .filled }
     }
 
     /// A new member holding a nested container.
     func openNested<Key: CodingKey>(_ frame: Int, _ serial: UInt64, key: Key,
                                     kind: _DirectFrame.Kind) -> (Int, UInt64) {
-        do { try beginMember(frame, serial, key) } catch { return (-1, 0) }
+        do { unsafe try beginMember(frame, serial, key) } catch { return (-1, 0) }
         return openChild(frame, kind: kind, segment: .key(key))
     }
 
@@ -439,7 +445,7 @@ final class _DirectEncoding {
 
     /// A new member whose value is filled through the returned encoder.
     func openSuper<Key: CodingKey>(_ frame: Int, _ serial: UInt64, key: Key) -> (Int, UInt64) {
-        do { try beginMember(frame, serial, key) } catch { return (-1, 0) }
+        do { unsafe try beginMember(frame, serial, key) } catch { return (-1, 0) }
         return push(.pending, .key(key))
     }
 
@@ -461,7 +467,7 @@ final class _DirectEncoding {
         if baseIndex >= 0 { keys.append(_JSONKey(index: baseIndex)) }
         if frame >= 1 {
             for level in 1...frame {
-                switch segments[level] {
+                switch unsafe segments[level] {
                 case .none: break
                 case .index(let index): keys.append(_JSONKey(index: index))
                 case .key(let key): keys.append(key)
@@ -475,7 +481,7 @@ final class _DirectEncoding {
         var node = baseIndex >= 0 ? _CodingPathNode.root.appending(index: baseIndex) : .root
         if frame >= 1 {
             for level in 1...frame {
-                switch segments[level] {
+                switch unsafe segments[level] {
                 case .none: break
                 case .index(let index): node = node.appending(index: index)
                 case .key(let key): node = node.appending(key)
@@ -500,23 +506,23 @@ final class _DirectEncoding {
     private func encodeFast<T: Encodable>(_ value: T, type: _FastType, level: Int) throws -> Bool {
         switch type {
         case .string:
-            writeString(unsafeBitCast(value, to: String.self))
+            unsafe writeString(unsafeBitCast(value, to: String.self))
         case .int:
-            out.writeInteger(unsafeBitCast(value, to: Int.self))
+            unsafe out.writeInteger(unsafeBitCast(value, to: Int.self))
         case .double:
-            try writeDouble(unsafeBitCast(value, to: Double.self))
+            unsafe try writeDouble(unsafeBitCast(value, to: Double.self))
         case .bool:
-            writeBool(unsafeBitCast(value, to: Bool.self))
+            unsafe writeBool(unsafeBitCast(value, to: Bool.self))
         case .date:
-            return try writeDate(unsafeBitCast(value, to: Date.self))
+            return unsafe try writeDate(unsafeBitCast(value, to: Date.self))
         case .data:
             guard dataIsBase64 else { return false }
-            writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
+            unsafe writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         case .url:
-            writeString(unsafeBitCast(value, to: URL.self).absoluteString)
+            unsafe writeString(unsafeBitCast(value, to: URL.self).absoluteString)
         case .decimal:
-            var text = unsafeBitCast(value, to: Decimal.self).description
-            text.withUTF8 { out.append(contentsOf: $0) }
+            var text = unsafe unsafeBitCast(value, to: Decimal.self).description
+            text.withUTF8 { unsafe out.append(contentsOf: $0) }
         case .other, .floats, .int32s, .uint8s:
             return false
         case .strings, .doubles, .ints, .bools, .int64s, .uint64s:
@@ -529,11 +535,11 @@ final class _DirectEncoding {
     func encodeInto<T: Encodable>(_ value: T, frame: Int, serial: UInt64) throws {
         let type = _FastType(T.self)
         if try encodeFast(value, type: type, level: frame) {
-            frames[frame].kind = .filled
+            unsafe frames[frame].kind = .filled
             return
         }
         if type == .date {
-            let date = unsafeBitCast(value, to: Date.self)
+            let date = unsafe unsafeBitCast(value, to: Date.self)
             switch options.dateEncodingStrategy {
             case .custom(let closure):
                 // Nothing encoded leaves the slot pending: `{}`, as the tape writes.
@@ -544,7 +550,7 @@ final class _DirectEncoding {
             return
         }
         if type == .data {
-            let data = unsafeBitCast(value, to: Data.self)
+            let data = unsafe unsafeBitCast(value, to: Data.self)
             switch options.dataEncodingStrategy {
             case .custom(let closure):
                 try closure(data, _DirectEncoder(state: self, frame: frame, serial: serial))
@@ -563,7 +569,7 @@ final class _DirectEncoding {
                 return try bridge(special, frame: frame)
             }
             if plainTypeCount < 64 {
-                plainTypes[plainTypeCount] = ObjectIdentifier(T.self)
+                unsafe plainTypes[plainTypeCount] = ObjectIdentifier(T.self)
                 plainTypeCount &+= 1
             }
         }
@@ -574,7 +580,7 @@ final class _DirectEncoding {
     private func isPlain(_ id: ObjectIdentifier) -> Bool {
         var i = 0
         while i < plainTypeCount {
-            if plainTypes[i] == id { return true }
+            if unsafe plainTypes[i] == id { return true }
             i &+= 1
         }
         return false
@@ -594,7 +600,9 @@ final class _DirectEncoding {
     /// bracketed by a retain and a release of `out`.
     @inline(__always) @discardableResult
     func writeString(_ string: String) -> UInt64 {
-        Unmanaged.passUnretained(out)._withUnsafeGuaranteedRef { $0.writeString(string, escapesSlashes: escapesSlashes) }
+        unsafe Unmanaged.passUnretained(out)._withUnsafeGuaranteedRef {
+            $0.writeString(string, escapesSlashes: escapesSlashes)
+        }
     }
 
     @inline(__always)
@@ -652,42 +660,42 @@ final class _DirectEncoding {
         let count: Int
         switch type {
         case .strings:
-            let array = unsafeBitCast(value, to: [String].self)
+            let array = unsafe unsafeBitCast(value, to: [String].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 writeString(array[index])
             }
         case .doubles:
-            let array = unsafeBitCast(value, to: [Double].self)
+            let array = unsafe unsafeBitCast(value, to: [Double].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 try writeDouble(array[index])
             }
         case .ints:
-            let array = unsafeBitCast(value, to: [Int].self)
+            let array = unsafe unsafeBitCast(value, to: [Int].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 out.writeInteger(array[index])
             }
         case .bools:
-            let array = unsafeBitCast(value, to: [Bool].self)
+            let array = unsafe unsafeBitCast(value, to: [Bool].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 writeBool(array[index])
             }
         case .int64s:
-            let array = unsafeBitCast(value, to: [Int64].self)
+            let array = unsafe unsafeBitCast(value, to: [Int64].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 out.writeInteger(array[index])
             }
         case .uint64s:
-            let array = unsafeBitCast(value, to: [UInt64].self)
+            let array = unsafe unsafeBitCast(value, to: [UInt64].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
@@ -703,14 +711,14 @@ final class _DirectEncoding {
     func encodeArray<Element: Encodable>(_ array: [Element], frame: Int, serial: UInt64) throws {
         guard baseDepth &+ frame < maxDepth else { throw fallback() }
         // Complete once written: no container may be asked of this slot.
-        frames[frame].kind = .filled
+        unsafe frames[frame].kind = .filled
         out.writeByte(UInt8(ascii: "["))
         var index = 0
         for element in array {
             separator(index, frame: frame)
             if try !encodeFast(element, level: frame &+ 1) {
                 try encodeNested(element, parent: frame, segment: .index(index))
-                guard frames.count == frame &+ 1, frames[frame].serial == serial else { throw fallback() }
+                guard unsafe frames.count == frame &+ 1, unsafe frames[frame].serial == serial else { throw fallback() }
             }
             index &+= 1
         }
@@ -720,7 +728,7 @@ final class _DirectEncoding {
     /// `[String: V]`: keys as they are (no key strategy, no duplicates).
     func encodeDictionary<Value: Encodable>(_ dictionary: [String: Value], frame: Int, serial: UInt64) throws {
         guard baseDepth &+ frame < maxDepth else { throw fallback() }
-        frames[frame].kind = .filled
+        unsafe frames[frame].kind = .filled
         out.writeByte(UInt8(ascii: "{"))
         var index = 0
         for (key, value) in dictionary {
@@ -729,7 +737,7 @@ final class _DirectEncoding {
             writeColon()
             if try !encodeFast(value, level: frame &+ 1) {
                 try encodeNested(value, parent: frame, segment: .key(_JSONKey(stringValue: key)))
-                guard frames.count == frame &+ 1, frames[frame].serial == serial else { throw fallback() }
+                guard unsafe frames.count == frame &+ 1, unsafe frames[frame].serial == serial else { throw fallback() }
             }
             index &+= 1
         }
@@ -757,6 +765,6 @@ final class _DirectEncoding {
         }
         guard tape.misuse == nil else { throw fallback() }
         try bridgeWriter!.write(root, depth: baseIndent &+ frame, into: out)
-        frames[frame].kind = .filled
+        unsafe frames[frame].kind = .filled
     }
 }

@@ -33,28 +33,28 @@ enum _FastScalars {
     /// on the left), written at `p`.
     @inline(__always)
     static func writeDigits(_ value: UInt64, length: Int, to p: UnsafeMutablePointer<UInt8>) {
-        let pairs = digitPairs.utf8Start
+        let pairs = unsafe digitPairs.utf8Start
         var i = length
         var rest = value
         while i >= 2 {
             let (q, r) = rest.quotientAndRemainder(dividingBy: 100)
             i &-= 2
-            p[i] = pairs[Int(r) &* 2]
-            p[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
+            unsafe p[i] = unsafe pairs[Int(r) &* 2]
+            unsafe p[i &+ 1] = unsafe pairs[Int(r) &* 2 &+ 1]
             rest = q
         }
-        if i == 1 { p[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
+        if i == 1 { unsafe p[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
     }
 
     /// `value` in decimal at `p` (room for 20 bytes); returns the length.
     @inline(__always)
     static func formatUnsigned(_ value: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if value < 10 {
-            p[0] = UInt8(truncatingIfNeeded: value) &+ 0x30
+            unsafe p[0] = UInt8(truncatingIfNeeded: value) &+ 0x30
             return 1
         }
         let length = decimalLength(value)
-        writeDigits(value, length: length, to: p)
+        unsafe writeDigits(value, length: length, to: p)
         return length
     }
 
@@ -76,22 +76,22 @@ enum _FastScalars {
         let magnitude = value.magnitude
         if magnitude == 0 {
             if value.sign == .minus {
-                p[0] = UInt8(ascii: "-")
-                p[1] = UInt8(ascii: "0")
+                unsafe p[0] = UInt8(ascii: "-")
+                unsafe p[1] = UInt8(ascii: "0")
                 return 2
             }
-            p[0] = UInt8(ascii: "0")
+            unsafe p[0] = UInt8(ascii: "0")
             return 1
         }
         if magnitude >= 1e-3, magnitude < 0x1p45, let (digits, decimals) = fewDecimals(magnitude) {
-            var q = p
+            var q = unsafe p
             if value < 0 {
-                q[0] = UInt8(ascii: "-")
-                q += 1
+                unsafe q[0] = UInt8(ascii: "-")
+                unsafe q += 1
             }
-            return (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
+            return unsafe (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
         }
-        return copyDescription(value.description, to: p)
+        return unsafe copyDescription(value.description, to: p)
     }
 
     /// The digits m and the count k of the shortest decimal m·10^-k of
@@ -141,8 +141,10 @@ enum _FastScalars {
         var text = description
         return text.withUTF8 { utf8 in
             var length = min(utf8.count, maxNumberLength)
-            if length >= 2, utf8[length - 2] == UInt8(ascii: "."), utf8[length - 1] == UInt8(ascii: "0") { length -= 2 }
-            p.update(from: utf8.baseAddress!, count: length)
+            if length >= 2, unsafe utf8[length - 2] == UInt8(ascii: "."), unsafe utf8[length - 1] == UInt8(ascii: "0") {
+                length -= 2
+            }
+            unsafe p.update(from: utf8.baseAddress!, count: length)
             return length
         }
     }
@@ -151,14 +153,14 @@ enum _FastScalars {
     /// (`0.05` for 5 and 2); no point when `decimals` is 0.
     @inline(__always)
     static func formatFixed(_ digits: UInt64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        if decimals == 0 { return formatUnsigned(digits, to: p) }
+        if decimals == 0 { return unsafe formatUnsigned(digits, to: p) }
         let length = decimalLength(digits)
         let integerLength = length > decimals ? length &- decimals : 1
         let total = integerLength &+ 1 &+ decimals
         let (integer, fraction) = digits.quotientAndRemainder(dividingBy: pow10(decimals))
-        writeDigits(integer, length: integerLength, to: p)
-        p[integerLength] = UInt8(ascii: ".")
-        writeDigits(fraction, length: decimals, to: p + (integerLength &+ 1))
+        unsafe writeDigits(integer, length: integerLength, to: p)
+        unsafe p[integerLength] = UInt8(ascii: ".")
+        unsafe writeDigits(fraction, length: decimals, to: p + (integerLength &+ 1))
         return total
     }
 
@@ -171,7 +173,7 @@ enum _FastScalars {
 
     /// A finite float: Swift's `Float.description` without a trailing `.0`.
     static func formatFloat(_ value: Float, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        copyDescription(value.description, to: p)
+        unsafe copyDescription(value.description, to: p)
     }
 
     /// `"2017-11-13T14:30:15Z"` (22 bytes, quotes included) for dates in
@@ -183,26 +185,26 @@ enum _FastScalars {
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (dayNumber, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
         let (year, month, day) = _ISO8601Formatter.civil(fromDays: dayNumber)
-        let pairs = digitPairs.utf8Start
+        let pairs = unsafe digitPairs.utf8Start
         @inline(__always) func pair(_ value: Int, _ at: Int) {
-            p[at] = pairs[value &* 2]
-            p[at &+ 1] = pairs[value &* 2 &+ 1]
+            unsafe p[at] = unsafe pairs[value &* 2]
+            unsafe p[at &+ 1] = unsafe pairs[value &* 2 &+ 1]
         }
-        p[0] = UInt8(ascii: "\"")
+        unsafe p[0] = UInt8(ascii: "\"")
         pair(year / 100, 1)
         pair(year % 100, 3)
-        p[5] = UInt8(ascii: "-")
+        unsafe p[5] = UInt8(ascii: "-")
         pair(month, 6)
-        p[8] = UInt8(ascii: "-")
+        unsafe p[8] = UInt8(ascii: "-")
         pair(day, 9)
-        p[11] = UInt8(ascii: "T")
+        unsafe p[11] = UInt8(ascii: "T")
         pair(second / 3600, 12)
-        p[14] = UInt8(ascii: ":")
+        unsafe p[14] = UInt8(ascii: ":")
         pair(second / 60 % 60, 15)
-        p[17] = UInt8(ascii: ":")
+        unsafe p[17] = UInt8(ascii: ":")
         pair(second % 60, 18)
-        p[20] = UInt8(ascii: "Z")
-        p[21] = UInt8(ascii: "\"")
+        unsafe p[20] = UInt8(ascii: "Z")
+        unsafe p[21] = UInt8(ascii: "\"")
         return 22
     }
 
@@ -234,77 +236,77 @@ enum _FastScalars {
     /// without reading past them: two overlapping loads.
     @inline(__always)
     static func loadPartial(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(p)
+        let raw = unsafe UnsafeRawPointer(p)
         if n >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+            let low = unsafe UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = unsafe UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
             return low | (high &<< UInt64((n &- 4) &* 8))
         }
         if n >= 2 {
-            let low = UInt64(raw.loadUnaligned(as: UInt16.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self))
+            let low = unsafe UInt64(raw.loadUnaligned(as: UInt16.self))
+            let high = unsafe UInt64(raw.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self))
             return low | (high &<< UInt64((n &- 2) &* 8))
         }
-        return n == 1 ? UInt64(p[0]) : 0
+        return unsafe n == 1 ? UInt64(p[0]) : 0
     }
 }
 
 extension _JSONOutput {
     @inline(__always)
     func writeByte(_ byte: UInt8) {
-        reserve(1).pointee = byte
-        count &+= 1
+        unsafe reserve(1).pointee = byte
+        unsafe count &+= 1
     }
 
     @inline(__always)
     func writeLiteral(_ literal: StaticString) {
         let n = literal.utf8CodeUnitCount
-        reserve(n).update(from: literal.utf8Start, count: n)
-        count &+= n
+        unsafe reserve(n).update(from: literal.utf8Start, count: n)
+        unsafe count &+= n
     }
 
     /// A newline and two spaces per level (pretty printing).
     @inline(__always)
     func writeNewline(indent: Int) {
         let n = 1 &+ 2 &* indent
-        let p = reserve(n)
-        p[0] = UInt8(ascii: "\n")
-        if indent > 0 { (p + 1).update(repeating: 0x20, count: n &- 1) }
-        count &+= n
+        let p = unsafe reserve(n)
+        unsafe p[0] = UInt8(ascii: "\n")
+        if indent > 0 { unsafe (p + 1).update(repeating: 0x20, count: n &- 1) }
+        unsafe count &+= n
     }
 
     @inline(__always)
     func writeInteger<T: FixedWidthInteger>(_ value: T) {
         if T.bitWidth > 64 {
             var text = String(value)
-            text.withUTF8 { append(contentsOf: $0) }
+            text.withUTF8 { unsafe append(contentsOf: $0) }
             return
         }
-        let p = reserve(21)
+        let p = unsafe reserve(21)
         if T.isSigned, value < 0 {
-            p[0] = UInt8(ascii: "-")
-            count &+= 1 &+ _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value.magnitude), to: p + 1)
+            unsafe p[0] = UInt8(ascii: "-")
+            unsafe count &+= 1 &+ _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value.magnitude), to: p + 1)
         } else {
-            count &+= _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value), to: p)
+            unsafe count &+= _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value), to: p)
         }
     }
 
     /// A finite double (see `_FastScalars.formatDouble`).
     @inline(__always)
     func writeDouble(_ value: Double) {
-        let p = reserve(_FastScalars.maxNumberLength)
-        count &+= _FastScalars.formatDouble(value, to: p)
+        let p = unsafe reserve(_FastScalars.maxNumberLength)
+        unsafe count &+= _FastScalars.formatDouble(value, to: p)
     }
 
     func writeFloat(_ value: Float) {
-        let p = reserve(_FastScalars.maxNumberLength)
-        count &+= _FastScalars.formatFloat(value, to: p)
+        let p = unsafe reserve(_FastScalars.maxNumberLength)
+        unsafe count &+= _FastScalars.formatFloat(value, to: p)
     }
 
     func writeISO8601(_ date: Date) {
-        let n = _FastScalars.formatISO8601(date, to: reserve(22))
+        let n = unsafe _FastScalars.formatISO8601(date, to: reserve(22))
         if n > 0 {
-            count &+= n
+            unsafe count &+= n
         } else {
             var sink = self
             _ISO8601Formatter.append(date, to: &sink)
@@ -315,13 +317,13 @@ extension _JSONOutput {
     /// returns the hash of `writeEscaped`.
     @inline(__always) @discardableResult
     func writeString(_ string: String, escapesSlashes: Bool) -> UInt64 {
-        if let hash = string.utf8.withContiguousStorageIfAvailable({ utf8 in
-            writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
+        if let hash = unsafe string.utf8.withContiguousStorageIfAvailable({ utf8 in
+            unsafe writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
         }) {
             return hash
         }
         var copy = string
-        return copy.withUTF8 { writeEscaped($0, escapesSlashes: escapesSlashes) }
+        return copy.withUTF8 { unsafe writeEscaped($0, escapesSlashes: escapesSlashes) }
     }
 
     /// `writeEscaped`, with strings of at most 8 bytes that need no escape
@@ -330,18 +332,19 @@ extension _JSONOutput {
     func writeShortOrEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
         let n = utf8.count
         if n <= 8, n > 0, let source = utf8.baseAddress {
-            let word = n == 8 ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
+            let word = unsafe n == 8
+                ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
             let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
             if _FastScalars.escapeMask(word, slashes: slashes) & mask == 0 {
-                let p = reserve(18)
-                p[0] = UInt8(ascii: "\"")
-                UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
-                p[n &+ 1] = UInt8(ascii: "\"")
-                count &+= n &+ 2
+                let p = unsafe reserve(18)
+                unsafe p[0] = UInt8(ascii: "\"")
+                unsafe UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
+                unsafe p[n &+ 1] = UInt8(ascii: "\"")
+                unsafe count &+= n &+ 2
                 return (UInt64(truncatingIfNeeded: n) ^ word) &* 0x9E37_79B9_7F4A_7C15
             }
         }
-        return writeEscaped(utf8, escapesSlashes: slashes)
+        return unsafe writeEscaped(utf8, escapesSlashes: slashes)
     }
 
     /// Quoted and escaped UTF-8: runs that need nothing are checked and
@@ -352,29 +355,31 @@ extension _JSONOutput {
     func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
         let n = utf8.count
         guard n > 0, let source = utf8.baseAddress else {
-            let p = reserve(2)
-            p[0] = UInt8(ascii: "\"")
-            p[1] = UInt8(ascii: "\"")
-            count &+= 2
+            let p = unsafe reserve(2)
+            unsafe p[0] = UInt8(ascii: "\"")
+            unsafe p[1] = UInt8(ascii: "\"")
+            unsafe count &+= 2
             return UInt64(truncatingIfNeeded: n)
         }
         // The hash: the length, the first and the last word of the raw bytes
         // (one word, as `writeShortOrEscaped` hashes, up to 8 bytes).
-        var hash = (UInt64(truncatingIfNeeded: n) ^ _FastScalars.loadPartial(source, min(n, 8))) &* 0x9E37_79B9_7F4A_7C15
+        var hash = unsafe (UInt64(truncatingIfNeeded: n) ^ _FastScalars.loadPartial(source, min(n, 8)))
+            &* 0x9E37_79B9_7F4A_7C15
         if n > 8 {
-            hash = (hash ^ UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            hash = unsafe (hash ^ UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self))
+                &* 0x9E37_79B9_7F4A_7C15
         }
         let chunk = 1024
         if n <= chunk {
             // Room for the bytes escaped at worst (6 per byte), the quotes
             // and the slack of whole-word stores.
-            let d = reserve(n &* 6 &+ 18)
-            d[0] = UInt8(ascii: "\"")
-            let written = sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
-            d[written &+ 1] = UInt8(ascii: "\"")
-            count &+= written &+ 2
+            let d = unsafe reserve(n &* 6 &+ 18)
+            unsafe d[0] = UInt8(ascii: "\"")
+            let written = unsafe sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
+            unsafe d[written &+ 1] = UInt8(ascii: "\"")
+            unsafe count &+= written &+ 2
         } else {
-            writeLong(source, n, chunk: chunk, slashes: slashes)
+            unsafe writeLong(source, n, chunk: chunk, slashes: slashes)
         }
         return hash
     }
@@ -386,8 +391,8 @@ extension _JSONOutput {
         var i = 0
         while i < n {
             let take = min(n &- i, chunk)
-            let d = reserve(take &* 6 &+ 17)
-            count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
+            let d = unsafe reserve(take &* 6 &+ 17)
+            unsafe count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
             i &+= take
         }
         writeByte(UInt8(ascii: "\""))

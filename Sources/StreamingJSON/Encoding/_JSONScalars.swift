@@ -9,7 +9,7 @@ enum _JSONScalars {
 
     @inline(__always)
     static func append(_ literal: StaticString, to bytes: inout some _ByteAppending) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     /// Decimal digits, exact for every width (`UInt64.max`, `Int64.min`).
@@ -22,7 +22,7 @@ enum _JSONScalars {
             appendDigits(UInt64(truncatingIfNeeded: value), to: &bytes)
         } else {
             var text = String(value)
-            text.withUTF8 { bytes.append(contentsOf: $0) }
+            text.withUTF8 { unsafe bytes.append(contentsOf: $0) }
         }
     }
 
@@ -31,18 +31,18 @@ enum _JSONScalars {
             bytes.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
             return
         }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             var v = value
             var i = 20
             while v >= 10 {
                 let (q, r) = v.quotientAndRemainder(dividingBy: 10)
                 i -= 1
-                buffer[i] = UInt8(truncatingIfNeeded: r) &+ 0x30
+                unsafe buffer[i] = UInt8(truncatingIfNeeded: r) &+ 0x30
                 v = q
             }
             i -= 1
-            buffer[i] = UInt8(truncatingIfNeeded: v) &+ 0x30
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<20]))
+            unsafe buffer[i] = UInt8(truncatingIfNeeded: v) &+ 0x30
+            unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<20]))
         }
     }
 
@@ -53,19 +53,19 @@ enum _JSONScalars {
     static func append<F: BinaryFloatingPoint & CustomStringConvertible>(finite value: F, to bytes: inout some _ByteAppending) {
         if F.self == Double.self {
             // The same text, formatted without a String (`_FastScalars`).
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _FastScalars.maxNumberLength) { buffer in
-                let length = _FastScalars.formatDouble(unsafeBitCast(value, to: Double.self), to: buffer.baseAddress!)
-                bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: length))
+            unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: _FastScalars.maxNumberLength) { buffer in
+                let length = unsafe _FastScalars.formatDouble(unsafeBitCast(value, to: Double.self), to: buffer.baseAddress!)
+                unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: length))
             }
             return
         }
         var text = value.description
         text.withUTF8 { utf8 in
             var count = utf8.count
-            if count >= 2, utf8[count - 2] == UInt8(ascii: "."), utf8[count - 1] == UInt8(ascii: "0") {
+            if count >= 2, unsafe utf8[count - 2] == UInt8(ascii: "."), unsafe utf8[count - 1] == UInt8(ascii: "0") {
                 count -= 2
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<count]))
+            unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<count]))
         }
     }
 
@@ -75,7 +75,7 @@ enum _JSONScalars {
     /// all non-ASCII) as its UTF-8 bytes.
     static func append(string: String, escapesSlashes: Bool, to bytes: inout some _ByteAppending) {
         var string = string
-        string.withUTF8 { append(utf8: $0, escapesSlashes: escapesSlashes, to: &bytes) }
+        string.withUTF8 { unsafe append(utf8: $0, escapesSlashes: escapesSlashes, to: &bytes) }
     }
 
     /// Escaped by `sj_write_escaped` (as `_JSONOutput.writeEscaped` is), a
@@ -85,12 +85,12 @@ enum _JSONScalars {
         if let source = utf8.baseAddress, !utf8.isEmpty {
             let chunk = 256
             // Room for a chunk escaped at worst (6 per byte) and the slack of whole-block stores.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk * 6 + 16) { buffer in
+            unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: chunk * 6 + 16) { buffer in
                 var i = 0
                 while i < utf8.count {
                     let take = min(utf8.count - i, chunk)
-                    let written = sj_write_escaped(buffer.baseAddress!, source + i, take, escapesSlashes ? 1 : 0)
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: written))
+                    let written = unsafe sj_write_escaped(buffer.baseAddress!, source + i, take, escapesSlashes ? 1 : 0)
+                    unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: written))
                     i += take
                 }
             }
