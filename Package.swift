@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // SPDX-License-Identifier: Apache-2.0
 import PackageDescription
 
@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "StreamingJSON",
             dependencies: ["CJSONTape", "CYajl", "CZlib", "CZstd", "CBzip2", "CLzma"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // Oniguruma, the regular-expression engine jq uses; only JSONFilter
         // needs it, so `import StreamingJSON` needs yajl alone.
@@ -76,14 +76,14 @@ let package = Package(
         .target(
             name: "JSONFilter",
             dependencies: ["StreamingJSON", "COniguruma"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // Everything `jsonstream` does (reading, filtering, writing, reports),
         // as a library so that it is tested without spawning processes.
         .target(
             name: "JSONStreamTool",
             dependencies: ["StreamingJSON", "JSONFilter"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // The command line: argument parsing only; the work is in JSONStreamTool.
         .executableTarget(
@@ -92,7 +92,7 @@ let package = Package(
                 "JSONStreamTool",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // Decodes a generated records dump and prints throughput and peak
         // memory: the engine behind scripts/demo and scripts/compare-decode.
@@ -100,7 +100,7 @@ let package = Package(
             name: "streamingjson-bench",
             dependencies: ["StreamingJSON"],
             path: "Sources/StreamingJSONBench",
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // One test target per layer; Tests/Fixtures is shared by all three.
         // StreamingJSON: the decoder, encoder, sources, values and writers.

@@ -262,7 +262,7 @@ extension JSONStreamRun {
 
     /// `No such file or directory` rather than a `CocoaError` dump.
     func reason(_ error: any Error) -> String {
-        if let posix = error as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let posix = error as? POSIXError { return unsafe String(cString: strerror(posix.code.rawValue)) }
         return describe(error)
     }
 }

@@ -52,13 +52,13 @@ private func startsWithLargeValue(_ file: String) -> Bool {
 
 /// Up to `count` bytes from the start of `file`.
 private func readPrefix(_ file: String, count: Int) -> [UInt8]? {
-    let fd = open(file, O_RDONLY | O_CLOEXEC)
+    let fd = unsafe open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
-        let got = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
+        let got = unsafe bytes.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress! + filled, count - filled) }
         if got < 0 && errno == EINTR { continue }
         if got <= 0 { break }
         filled += got
@@ -78,7 +78,7 @@ func slurpPlan(for filter: JSONFilter) -> JSONFilterPlan? {
 private func allRegularFiles(_ files: [String]) -> Bool {
     !files.isEmpty && files.allSatisfy { file in
         var info = stat()
-        return file != "-" && stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return unsafe file != "-" && stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 

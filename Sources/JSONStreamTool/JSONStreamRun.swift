@@ -35,9 +35,9 @@ package struct StandardStreams: Sendable {
 
     /// This process's stdin, stdout and stderr.
     package static func process() -> StandardStreams {
-        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        return StandardStreams(outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1, noColor: noColor,
-                               jqColors: getenv("JQ_COLORS").map { String(cString: $0) })
+        let noColor = unsafe getenv("NO_COLOR").map { unsafe $0.pointee != 0 } ?? false
+        return unsafe StandardStreams(outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1, noColor: noColor,
+                                      jqColors: getenv("JQ_COLORS").map { unsafe String(cString: $0) })
     }
 }
 
@@ -110,7 +110,7 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
         source = text
     case .file(let path):
         guard let text = readTextFile(path) else {
-            diagnostics.print("jsonstream: error: Could not open \(path): \(String(cString: strerror(errno)))")
+            diagnostics.print(unsafe "jsonstream: error: Could not open \(path): \(String(cString: strerror(errno)))")
             return .failed(.usage)
         }
         source = text
@@ -118,9 +118,9 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
     do {
         // As jq: a directory given with -L is made absolute when it exists.
         let libraryPaths = options.libraryPaths.isEmpty ? defaultLibraryPaths : options.libraryPaths.map { path in
-            guard let resolved = realpath(path, nil) else { return path }
-            defer { free(resolved) }
-            return String(cString: resolved)
+            guard let resolved = unsafe realpath(path, nil) else { return path }
+            defer { unsafe free(resolved) }
+            return unsafe String(cString: resolved)
         }
         var programDirectory: String?
         if case .file(let path) = options.filter { programDirectory = (path as NSString).deletingLastPathComponent }
@@ -153,7 +153,8 @@ private func filterArguments(_ options: JSONStreamOptions,
     }
     for (name, path) in options.rawFileArguments {
         guard let text = readTextFile(path) else {
-            diagnostics.print("jsonstream: error: --rawfile \(name): Could not open \(path): \(String(cString: strerror(errno)))")
+            let reason = unsafe String(cString: strerror(errno))
+            diagnostics.print("jsonstream: error: --rawfile \(name): Could not open \(path): \(reason)")
             return nil
         }
         arguments[name] = .string(text)
@@ -215,13 +216,13 @@ func compileErrorReport(_ error: JSONFilterError, source: String) -> [String] {
 
 /// The whole file as UTF-8 text, or nil (errno set) when it cannot be read.
 func readTextFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
         if count < 0 {
             if errno == EINTR { continue }
             return nil
@@ -407,7 +408,7 @@ final class JSONStreamRun {
     private func outputFailed(_ error: any Error) -> ExitStatus {
         progress?.clear()
         if case OutputError.failed(let path, let code) = error {
-            diagnostics.print("jsonstream: error: Could not write to \(path): \(String(cString: strerror(code)))")
+            diagnostics.print(unsafe "jsonstream: error: Could not write to \(path): \(String(cString: strerror(code)))")
         } else {
             diagnostics.print("jsonstream: error: \(error)")
         }
@@ -450,7 +451,7 @@ final class JSONStreamRun {
         var total: UInt64 = 0
         for file in files {
             var info = stat()
-            let found = file == "-" ? fstat(streams.input, &info) == 0 : stat(file, &info) == 0
+            let found = unsafe file == "-" ? fstat(streams.input, &info) == 0 : stat(file, &info) == 0
             guard found, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
             total += UInt64(info.st_size)
         }

@@ -16,32 +16,32 @@ import Darwin
 /// what is left into a clean error.
 package func runOnLargeStack(_ body: @escaping () -> ExitStatus) -> ExitStatus {
     let box = _StackTask(body)
-    let unmanaged = Unmanaged.passRetained(box)
+    let unmanaged = unsafe Unmanaged.passRetained(box)
     for size in [4 << 30, 1 << 30, 256 << 20] as [Int] {
         var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, size) == 0 else { continue }
+        unsafe pthread_attr_init(&attributes)
+        defer { unsafe pthread_attr_destroy(&attributes) }
+        guard unsafe pthread_attr_setstacksize(&attributes, size) == 0 else { continue }
         #if canImport(Glibc)
         var thread = pthread_t()
         #else
         var thread: pthread_t?
         #endif
-        let created = pthread_create(&thread, &attributes, { context in
-            let box = Unmanaged<_StackTask>.fromOpaque(context!).takeUnretainedValue()
+        let created = unsafe pthread_create(&thread, &attributes, { context in
+            let box = unsafe Unmanaged<_StackTask>.fromOpaque(context!).takeUnretainedValue()
             box.result = box.body()
             return nil
-        }, unmanaged.toOpaque())
+        }, unsafe unmanaged.toOpaque())
         guard created == 0 else { continue }
         #if canImport(Glibc)
         pthread_join(thread, nil)
         #else
         pthread_join(thread!, nil)
         #endif
-        unmanaged.release()
+        unsafe unmanaged.release()
         return box.result!
     }
-    unmanaged.release()
+    unsafe unmanaged.release()
     return body()
 }
 

@@ -46,7 +46,7 @@ final class OutputSink {
 
     /// Creates (or truncates) the file at `path` for writing.
     convenience init(creatingFileAt path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = unsafe open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputError.failed(path: path, errno: errno) }
         self.init(descriptor: fd, name: path, flushesEachResult: false, ownsDescriptor: true)
     }
@@ -66,10 +66,10 @@ final class OutputSink {
     func flush() throws {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        try buffer.withUnsafeBytes { bytes in
+        unsafe try buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = unsafe write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written >= 0 {
                     offset += written
                     continue

@@ -46,7 +46,7 @@ final class RawLineReader {
 
     /// Opens `path` for reading; throws the `POSIXError` of a failed open.
     convenience init(contentsOfFile path: String, beforeBlockingRead: @escaping () -> Void) throws {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.lastError() }
         self.init(descriptor: descriptor, ownsDescriptor: true, beforeBlockingRead: beforeBlockingRead)
     }
@@ -101,8 +101,8 @@ final class RawLineReader {
         do {
             // The reader runs beforeBlockingRead first when a read would wait
             // (a pipe, a terminal): results computed so far go out.
-            let count = try buffer.withUnsafeMutableBytes {
-                try reader!.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[old...]))
+            let count = unsafe try buffer.withUnsafeMutableBytes {
+                unsafe try reader!.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[old...]))
             }
             buffer.removeSubrange((old + count)...)
             if count == 0 { atEnd = true }

@@ -16,7 +16,7 @@ struct Diagnostics {
         line.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = unsafe systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return }  // stderr is gone: nothing to tell anyone
                 offset += written
@@ -27,19 +27,19 @@ struct Diagnostics {
     /// Raw bytes (the progress line, which must not end with a newline).
     func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in _ = systemWrite(descriptor, bytes.baseAddress, bytes.count) }
+        text.withUTF8 { bytes in _ = unsafe systemWrite(descriptor, bytes.baseAddress, bytes.count) }
     }
 }
 
 /// `write(2)`, under a name that `Diagnostics.write(_:)` does not shadow.
 private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(fd, bytes, count)
+    unsafe write(fd, bytes, count)
 }
 
 /// Seconds on a monotonic clock.
 func monotonicSeconds() -> Double {
     var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
+    unsafe clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
@@ -47,7 +47,7 @@ func monotonicSeconds() -> Double {
 func peakResidentBytes() -> UInt64 {
     var usage = rusage()
     #if canImport(Glibc)
-    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+    guard unsafe getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
     #else
     guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
     #endif

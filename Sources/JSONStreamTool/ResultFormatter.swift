@@ -90,7 +90,7 @@ struct ResultFormatter {
                     writer.writeString(string, into: &bytes)
                 } else {
                     var string = string
-                    string.withUTF8 { bytes.append(contentsOf: $0) }
+                    string.withUTF8 { unsafe bytes.append(contentsOf: $0) }
                 }
             } else {
                 writer.write(value, into: &bytes)

@@ -34,7 +34,7 @@ import StreamingJSON
 func peakResidentMiB() -> Double {
     var usage = rusage()
     #if os(Linux)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    unsafe getrusage(RUSAGE_SELF.rawValue, &usage)
     #else
     getrusage(RUSAGE_SELF, &usage)
     #endif

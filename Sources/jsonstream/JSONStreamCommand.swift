@@ -201,7 +201,7 @@ struct JSONStreamCommand: ParsableCommand {
         }
         var message = "jsonstream: error: " + message(for: error)
         message += "\nUse jsonstream --help for help with command-line options.\n"
-        message.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+        message.withUTF8 { _ = unsafe write(2, $0.baseAddress, $0.count) }
         terminate(ExitStatus.usage.rawValue)
     }
 }

@@ -30,7 +30,7 @@ struct _ModuleLoader {
             for candidate in ["\(path).\(suffix)", "\(path)/jq/main.\(suffix)", "\(path)/\(last).\(suffix)"] {
                 let full = (directory as NSString).appendingPathComponent(candidate)
                 var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                if unsafe FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
                     return Self.realPath(full)
                 }
             }
@@ -77,9 +77,9 @@ struct _ModuleLoader {
     }
 
     static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        guard let resolved = unsafe realpath(path, nil) else { return path }
+        defer { unsafe free(resolved) }
+        return unsafe String(cString: resolved)
     }
 }
 
@@ -96,7 +96,8 @@ extension _ModuleLoader {
     static var homeLibraryExists: Bool {
         guard let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty else { return false }
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: home + "/.jq", isDirectory: &isDirectory) && !isDirectory.boolValue
+        return unsafe FileManager.default.fileExists(atPath: home + "/.jq", isDirectory: &isDirectory)
+            && !isDirectory.boolValue
     }
 
     /// `modulemeta`: a module's own metadata, then `deps` (each import's

@@ -45,9 +45,9 @@ enum _Singleness {
             }
             guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
             stack.append((node, true))
-            if let call = node as? _CallNode, seenFunctions.insert(ObjectIdentifier(call.function)).inserted {
-                functions.append(call.function)
-                stack.append((call.function.body, false))
+            if let call = node as? _CallNode, unsafe seenFunctions.insert(ObjectIdentifier(call.function)).inserted {
+                unsafe functions.append(call.function)
+                unsafe stack.append((call.function.body, false))
             }
             for child in children(of: node).reversed() { stack.append((child, false)) }
         }
@@ -124,7 +124,7 @@ enum _Singleness {
             return n.rhs.isSingle
         case let n as _ValueFunctionNode: return n.arguments.allSatisfy(\.isSingle)
         case let n as _CallNode:
-            return n.function.isSingle && n.function.valueParameters.allSatisfy { n.arguments[$0.closure].isSingle }
+            return unsafe n.function.isSingle && n.function.valueParameters.allSatisfy { n.arguments[$0.closure].isSingle }
         default: return node.isSingle
         }
     }

@@ -92,7 +92,9 @@ extension JSONValue {
     }
 
     private static func _sameStorage(_ x: [JSONValue], _ y: [JSONValue]) -> Bool {
-        x.withUnsafeBufferPointer { u in y.withUnsafeBufferPointer { v in u.baseAddress == v.baseAddress } }
+        unsafe x.withUnsafeBufferPointer { u in
+            unsafe y.withUnsafeBufferPointer { v in unsafe u.baseAddress == v.baseAddress }
+        }
     }
 
     static func _less(_ a: JSONValue, _ b: JSONValue) throws -> Bool { try _compare(a, b) < 0 }
@@ -105,7 +107,7 @@ func _compareBytes(_ a: String, _ b: String) -> Int {
         b.withUTF8 { y in
             let common = min(x.count, y.count)
             if common > 0 {
-                let order = memcmp(x.baseAddress!, y.baseAddress!, common)
+                let order = unsafe memcmp(x.baseAddress!, y.baseAddress!, common)
                 if order != 0 { return order < 0 ? -1 : 1 }
             }
             return x.count < y.count ? -1 : (x.count == y.count ? 0 : 1)

@@ -80,17 +80,17 @@ enum _Access {
         var string = string
         return try string.withUTF8 { bytes in
             var count = 0
-            for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+            for unsafe byte in unsafe bytes where byte & 0xC0 != 0x80 { count += 1 }
             let range = try sliceRange(from, to, count: count)
             if range.isEmpty { return "" }
-            if count == bytes.count { return String(decoding: bytes[range], as: UTF8.self) }
+            if count == bytes.count { return unsafe String(decoding: bytes[range], as: UTF8.self) }
             var scalar = 0, start = bytes.count, end = bytes.count
-            for (offset, byte) in bytes.enumerated() where byte & 0xC0 != 0x80 {
+            for unsafe (offset, byte) in unsafe bytes.enumerated() where byte & 0xC0 != 0x80 {
                 if scalar == range.lowerBound { start = offset }
                 if scalar == range.upperBound { end = offset; break }
                 scalar += 1
             }
-            return String(decoding: bytes[start..<end], as: UTF8.self)
+            return unsafe String(decoding: bytes[start..<end], as: UTF8.self)
         }
     }
 

@@ -68,10 +68,10 @@ enum _DateLibrary {
         guard case .array(let fields) = input else {
             throw JSONFilterError(message: "mktime requires array inputs")
         }
-        guard var time = _cTime(fields, local: false) else {
+        guard var time = unsafe _cTime(fields, local: false) else {
             throw JSONFilterError(message: "mktime requires parsed datetime inputs")
         }
-        let seconds = timegm(&time)
+        let seconds = unsafe timegm(&time)
         // jq cannot tell an error from 1969-12-31T23:59:59Z, which it refuses too.
         guard seconds != -1 else {
             throw JSONFilterError(message: "invalid gmtime representation")
@@ -103,7 +103,7 @@ enum _DateLibrary {
     /// The time of day in seconds since the epoch, to the microsecond.
     static func now(_ input: JSONValue) throws -> JSONValue {
         var clock = timeval()
-        guard gettimeofday(&clock, nil) == 0 else {
+        guard unsafe gettimeofday(&clock, nil) == 0 else {
             return .number(JSONNumber(Double(time(nil))))
         }
         return .number(JSONNumber(Double(clock.tv_sec) + Double(clock.tv_usec) / 1000000.0))
@@ -139,26 +139,26 @@ private func _brokenDown(_ input: JSONValue, local: Bool) throws -> JSONValue {
     }
     let seconds = number.double
     var whole = time_t(_cLong(seconds))
-    var time = tm()
+    var time = unsafe tm()
     let converted: UnsafeMutablePointer<tm>?
     if local {
         // localtime_r need not look at TZ again; a long-lived process
         // should see it change, as mktime does.
         tzset()
-        converted = localtime_r(&whole, &time)
+        unsafe converted = unsafe localtime_r(&whole, &time)
     } else {
-        converted = gmtime_r(&whole, &time)
+        unsafe converted = unsafe gmtime_r(&whole, &time)
     }
-    guard converted != nil else {
+    guard unsafe converted != nil else {
         throw JSONFilterError(message: "error converting number of seconds since epoch to datetime")
     }
     // jq adds the input's fraction to the truncated seconds, so -1.5 is
     // 23:59:59.5, not 23:59:58.5.
-    return .array(_fields(time, fraction: seconds - seconds.rounded(.down)))
+    return unsafe .array(_fields(time, fraction: seconds - seconds.rounded(.down)))
 }
 
 private func _fields(_ time: tm, fraction: Double) -> [JSONValue] {
-    let fields = [
+    let fields = unsafe [
         Double(time.tm_year) + 1900, Double(time.tm_mon), Double(time.tm_mday),
         Double(time.tm_hour), Double(time.tm_min), Double(time.tm_sec) + fraction,
         Double(time.tm_wday), Double(time.tm_yday),
@@ -178,22 +178,22 @@ private func _cTime(_ fields: [JSONValue], local: Bool) -> tm? {
         let value = index == 0 ? number.double - 1900 : number.double
         values[index] = value < -2147483648 ? .min : value > 2147483647 ? .max : Int32(value)
     }
-    var time = tm()
-    time.tm_year = values[0]
-    time.tm_mon = values[1]
-    time.tm_mday = values[2]
-    time.tm_hour = values[3]
-    time.tm_min = values[4]
-    time.tm_sec = values[5]
-    time.tm_wday = values[6]
-    time.tm_yday = values[7]
+    var time = unsafe tm()
+    unsafe time.tm_year = values[0]
+    unsafe time.tm_mon = values[1]
+    unsafe time.tm_mday = values[2]
+    unsafe time.tm_hour = values[3]
+    unsafe time.tm_min = values[4]
+    unsafe time.tm_sec = values[5]
+    unsafe time.tm_wday = values[6]
+    unsafe time.tm_yday = values[7]
     if local {
-        time.tm_isdst = -1
-        _ = mktime(&time)
+        unsafe time.tm_isdst = -1
+        _ = unsafe mktime(&time)
     } else {
-        _ = timegm(&time)
+        _ = unsafe timegm(&time)
     }
-    return time
+    return unsafe time
 }
 
 private func _format(_ input: JSONValue, _ format: JSONValue, local: Bool) throws -> JSONValue {
@@ -208,26 +208,26 @@ private func _format(_ input: JSONValue, _ format: JSONValue, local: Bool) throw
     guard case .string(let pattern) = format else {
         throw JSONFilterError(message: "\(name)/1 requires a string format")
     }
-    guard var time = _cTime(fields, local: local) else {
+    guard var time = unsafe _cTime(fields, local: local) else {
         throw JSONFilterError(message: "\(name)/1 requires parsed datetime inputs")
     }
-    return .string(try _cFormat(pattern, &time, name))
+    return unsafe .string(try _cFormat(pattern, &time, name))
 }
 
 /// C's strftime into jq's buffer: the format's length plus 100 bytes. A
 /// longer result (or an empty one from a non-empty format) is jq's "unknown
 /// system failure", so the buffer size is part of the behaviour.
 private func _cFormat(_ pattern: String, _ time: inout tm, _ name: String) throws -> String {
-    try pattern.withCString { cPattern in
-        let length = strlen(cPattern)
+    unsafe try pattern.withCString { cPattern in
+        let length = unsafe strlen(cPattern)
         let capacity = length + 100
-        return try withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-            let count = strftime(buffer.baseAddress!, capacity, cPattern, &time)
+        return unsafe try withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            let count = unsafe strftime(buffer.baseAddress!, capacity, cPattern, &time)
             if count == 0 && length != 0 {
                 throw JSONFilterError(message: "\(name)/1: unknown system failure")
             }
-            let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count)
-            return String(decoding: bytes, as: UTF8.self)
+            let bytes = unsafe UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count)
+            return unsafe String(decoding: bytes, as: UTF8.self)
         }
     }
 }
@@ -238,30 +238,30 @@ private func _cFormat(_ pattern: String, _ time: inout tm, _ name: String) throw
 /// day and month are known. Both strings are read as C strings, up to a
 /// NUL, in the match and in the error message alike.
 private func _parse(_ text: String, _ pattern: String) throws -> JSONValue {
-    var time = tm()
-    time.tm_wday = 8
-    time.tm_yday = 367
+    var time = unsafe tm()
+    unsafe time.tm_wday = 8
+    unsafe time.tm_yday = 367
     // `%s` converts through localtime_r, which need not reread TZ.
     tzset()
-    let (matched, rest): (Bool, String?) = text.withCString { cText in
-        pattern.withCString { cPattern in
-            guard let end = _strptime(cText, cPattern, &time) else { return (false, nil) }
-            if end.pointee == 0 { return (true, nil) }
-            guard isspace(Int32(UInt8(truncatingIfNeeded: end.pointee))) != 0 else { return (false, nil) }
-            return (true, String(cString: end))
+    let (matched, rest): (Bool, String?) = unsafe text.withCString { cText in
+        unsafe pattern.withCString { cPattern in
+            guard let end = unsafe _strptime(cText, cPattern, &time) else { return (false, nil) }
+            if unsafe end.pointee == 0 { return (true, nil) }
+            guard unsafe isspace(Int32(UInt8(truncatingIfNeeded: end.pointee))) != 0 else { return (false, nil) }
+            return unsafe (true, String(cString: end))
         }
     }
     guard matched else {
-        let shownText = text.withCString { String(cString: $0) }
-        let shownPattern = pattern.withCString { String(cString: $0) }
+        let shownText = unsafe text.withCString { unsafe String(cString: $0) }
+        let shownPattern = unsafe pattern.withCString { unsafe String(cString: $0) }
         throw JSONFilterError(message: "date \"\(shownText)\" does not match format \"\(shownPattern)\"")
     }
-    if time.tm_mday != 0, (0...11).contains(time.tm_mon) {
-        let (year, month, day) = (Int(time.tm_year) + 1900, Int(time.tm_mon), Int(time.tm_mday))
-        if time.tm_wday == 8 { time.tm_wday = Int32(_gaussWeekday(year: year, month: month, day: day)) }
-        if time.tm_yday == 367 { time.tm_yday = Int32(_dayOfYear(year: year, month: month, day: day)) }
+    if unsafe time.tm_mday != 0, unsafe (0...11).contains(time.tm_mon) {
+        let (year, month, day) = unsafe (Int(time.tm_year) + 1900, Int(time.tm_mon), Int(time.tm_mday))
+        if unsafe time.tm_wday == 8 { unsafe time.tm_wday = Int32(_gaussWeekday(year: year, month: month, day: day)) }
+        if unsafe time.tm_yday == 367 { unsafe time.tm_yday = Int32(_dayOfYear(year: year, month: month, day: day)) }
     }
-    var fields = _fields(time, fraction: 0)
+    var fields = unsafe _fields(time, fraction: 0)
     if let rest { fields.append(.string(rest)) }
     return .array(fields)
 }
@@ -274,13 +274,13 @@ private typealias _CStrptime = @convention(c) (
 /// glibc's strptime, which the Glibc module leaves out (it is an X/Open
 /// function); looked up once at run time rather than through a C shim
 /// target. A C library without it makes every match fail.
-private let _glibcStrptime: _CStrptime? = dlsym(dlopen(nil, RTLD_NOW), "strptime")
-    .map { unsafeBitCast($0, to: _CStrptime.self) }
+private let _glibcStrptime: _CStrptime? = unsafe dlsym(dlopen(nil, RTLD_NOW), "strptime")
+    .map { unsafe unsafeBitCast($0, to: _CStrptime.self) }
 
 private func _strptime(
     _ text: UnsafePointer<CChar>, _ pattern: UnsafePointer<CChar>, _ time: UnsafeMutablePointer<tm>
 ) -> UnsafeMutablePointer<CChar>? {
-    _glibcStrptime?(text, pattern, time)
+    unsafe _glibcStrptime?(text, pattern, time)
 }
 #else
 private func _strptime(

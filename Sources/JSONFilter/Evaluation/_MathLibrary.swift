@@ -28,14 +28,14 @@ enum _MathLibrary {
             // [mantissa, exponent]
             return { x in
                 var exponent: Int32 = 0
-                let mantissa = frexp(x, &exponent)
+                let mantissa = unsafe frexp(x, &exponent)
                 return _pair(mantissa, Double(exponent))
             }
         case "modf":
             // [fractional part, integral part]: C's return value first.
             return { x in
                 var integral = 0.0
-                let fractional = modf(x, &integral)
+                let fractional = unsafe modf(x, &integral)
                 return _pair(fractional, integral)
             }
         case "lgamma_r":
@@ -197,8 +197,8 @@ private typealias _CUnary = @convention(c) (Double) -> Double
 /// glibc's exp10, which is a GNU extension the Glibc module does not
 /// declare; found at run time because pow(10, x) differs from it in the
 /// last place (`-1 | exp10` is 0.09999999999999999 in jq on glibc).
-private let _glibcExp10: _CUnary? = dlsym(dlopen(nil, RTLD_NOW), "exp10")
-    .map { unsafeBitCast($0, to: _CUnary.self) }
+private let _glibcExp10: _CUnary? = unsafe dlsym(dlopen(nil, RTLD_NOW), "exp10")
+    .map { unsafe unsafeBitCast($0, to: _CUnary.self) }
 
 private func _exp10(_ x: Double) -> Double {
     _glibcExp10?(x) ?? pow(10, x)
@@ -208,7 +208,7 @@ private func _significand(_ x: Double) -> Double { significand(x) }
 
 private func _lgammaWithSign(_ x: Double) -> (Double, Int32) {
     var sign: Int32 = 0
-    let value = lgamma_r(x, &sign)
+    let value = unsafe lgamma_r(x, &sign)
     return (value, sign)
 }
 #else

@@ -2,8 +2,9 @@
 import Foundation
 // Oniguruma's encoding and syntax tables are C globals that Swift sees as
 // shared mutable state; the library only reads them, and we only take their
-// addresses, so the concurrency diagnostics for them are silenced here.
-@preconcurrency import COniguruma
+// addresses, so the concurrency diagnostics for them are silenced here
+// (which strict memory safety counts as unsafe, hence `@unsafe`).
+@unsafe @preconcurrency import COniguruma
 import StreamingJSON
 
 /// One capture group of a match, as jq 1.8 reports it: offsets and lengths in
@@ -72,7 +73,10 @@ struct _RegexMatch {
 /// ones. An instance is used by one thread at a time: `_RegexCache` lends it
 /// out and takes it back, so the region needs no lock and compiled patterns
 /// are still shared across calls (a filter runs once per element of a big file).
-final class _Regex {
+///
+/// Safe: it owns the compiled pattern and the region, freed in `deinit`;
+/// the subject is a buffer pointer, so each call is marked.
+@safe final class _Regex {
     private let regex: OnigRegex
     private let region: UnsafeMutablePointer<OnigRegion>
     /// Group number → name, from `onig_foreach_name`.
@@ -116,33 +120,33 @@ final class _Regex {
         var failure: String?
         // NUL-terminated so even an empty pattern has a real address.
         let text = Array(pattern.utf8) + [0]
-        text.withUnsafeBufferPointer { buffer in
-            let start = buffer.baseAddress!, end = start + (buffer.count - 1)
-            var info = OnigErrorInfo()
+        unsafe text.withUnsafeBufferPointer { buffer in
+            let start = buffer.baseAddress!, end = unsafe start + (buffer.count - 1)
+            var info = unsafe OnigErrorInfo()
             let status = _Regex.compileLock.withLock {
-                onig_new(&compiled, start, end, options, &OnigEncodingUTF8, &OnigSyntaxPerl_NG, &info)
+                unsafe onig_new(&compiled, start, end, options, &OnigEncodingUTF8, &OnigSyntaxPerl_NG, &info)
             }
             // The message may quote part of the pattern, so it is read while
             // the pattern bytes are alive.
-            if status != ONIG_NORMAL { failure = _Regex.message(for: status, info: info) }
+            if status != ONIG_NORMAL { failure = unsafe _Regex.message(for: status, info: info) }
         }
-        guard failure == nil, let compiled else {
+        guard failure == nil, let compiled = unsafe compiled else {
             throw JSONFilterError(message: "Regex failure: " + (failure ?? "compile failed"))
         }
-        regex = compiled
-        region = onig_region_new()
-        names = _Regex.groupNames(compiled)
+        unsafe regex = unsafe compiled
+        unsafe region = unsafe onig_region_new()
+        names = unsafe _Regex.groupNames(compiled)
     }
 
     deinit {
-        onig_region_free(region, 1)
-        _Regex.compileLock.withLock { onig_free(regex) }
+        unsafe onig_region_free(region, 1)
+        _Regex.compileLock.withLock { unsafe onig_free(regex) }
     }
 
     /// `test`: whether the pattern matches anywhere (jq stops at the first match).
     func test(_ subject: UnsafeBufferPointer<UInt8>) throws -> Bool {
-        try _Regex.withBase(subject) { base in
-            try search(base, count: subject.count, from: 0) != nil
+        unsafe try _Regex.withBase(subject) { base in
+            unsafe try search(base, count: subject.count, from: 0) != nil
         }
     }
 
@@ -152,18 +156,19 @@ final class _Regex {
     /// `"qux" | match("(?=u)"; "g")` matches once), and an empty match at the
     /// very end is reported too (`"abc" | match(""; "g")` finds offsets 0 to 3).
     func matches(_ subject: UnsafeBufferPointer<UInt8>, global: Bool) throws -> [_RegexMatch] {
-        try _Regex.withBase(subject) { base in
+        unsafe try _Regex.withBase(subject) { base in
             var results: [_RegexMatch] = []
-            var counter = _CodePointCounter(base: base, count: subject.count)
+            var counter = unsafe _CodePointCounter(base: base, count: subject.count)
             var start = 0
             repeat {
-                guard try search(base, count: subject.count, from: start) != nil else { break }
-                let begin = Int(region.pointee.beg[0]), end = Int(region.pointee.end[0])
-                let (offset, length) = begin == end ? (counter.boundaries(before: begin).count, 0) : counter.span(begin, end)
-                results.append(_RegexMatch(bytes: begin..<end, offset: offset, length: length,
-                                           string: _string(base, begin, end), captures: captures(base, &counter)))
+                guard unsafe try search(base, count: subject.count, from: start) != nil else { break }
+                let begin = unsafe Int(region.pointee.beg[0]), end = unsafe Int(region.pointee.end[0])
+                let (offset, length) = unsafe begin == end
+                    ? (counter.boundaries(before: begin).count, 0) : counter.span(begin, end)
+                unsafe results.append(_RegexMatch(bytes: begin..<end, offset: offset, length: length,
+                                                  string: _string(base, begin, end), captures: captures(base, &counter)))
                 if begin == end {
-                    start = end + (end < subject.count ? _utf8SequenceLength(base[end]) : 1)
+                    start = unsafe end + (end < subject.count ? _utf8SequenceLength(base[end]) : 1)
                 } else {
                     start = end
                 }
@@ -175,16 +180,16 @@ final class _Regex {
     /// The groups of the match in the region, as jq reports them.
     private func captures(_ base: UnsafePointer<UInt8>, _ counter: inout _CodePointCounter) -> [_RegexCapture] {
         var captures: [_RegexCapture] = []
-        for group in 1..<Int(max(region.pointee.num_regs, 1)) {
-            let groupBegin = Int(region.pointee.beg[group]), groupEnd = Int(region.pointee.end[group])
+        for group in unsafe 1..<Int(max(region.pointee.num_regs, 1)) {
+            let groupBegin = unsafe Int(region.pointee.beg[group]), groupEnd = unsafe Int(region.pointee.end[group])
             let name = names[group]
             if groupBegin == groupEnd {
-                let offset = groupBegin == -1 ? -1 : counter.boundaries(before: groupBegin).count
+                let offset = unsafe groupBegin == -1 ? -1 : counter.boundaries(before: groupBegin).count
                 captures.append(_RegexCapture(offset: offset, length: 0, string: groupBegin == -1 ? nil : "", name: name))
             } else {
-                let (offset, length) = counter.span(groupBegin, groupEnd)
-                captures.append(_RegexCapture(offset: offset, length: length,
-                                              string: _string(base, groupBegin, groupEnd), name: name))
+                let (offset, length) = unsafe counter.span(groupBegin, groupEnd)
+                unsafe captures.append(_RegexCapture(offset: offset, length: length,
+                                                     string: _string(base, groupBegin, groupEnd), name: name))
             }
         }
         return captures
@@ -192,35 +197,36 @@ final class _Regex {
 
     /// One `onig_search` from byte `start` to the end; the region holds the match.
     private func search(_ base: UnsafePointer<UInt8>, count: Int, from start: Int) throws -> Int? {
-        let end = base + count
+        let end = unsafe base + count
         // A region left from the previous match would make a longest-match
         // search ("l") refuse anything shorter than it: jq frees it per match.
-        onig_region_clear(region)
-        let status = onig_search(regex, base, end, base + start, end, region, OnigOptionType(ONIG_OPTION_NONE))
+        unsafe onig_region_clear(region)
+        let status = unsafe onig_search(regex, base, end, base + start, end, region, OnigOptionType(ONIG_OPTION_NONE))
         if status >= 0 { return Int(status) }
         if status == ONIG_MISMATCH { return nil }
-        throw JSONFilterError(message: "Regex failure: " + _Regex.message(for: status, info: nil))
+        throw unsafe JSONFilterError(message: "Regex failure: " + _Regex.message(for: status, info: nil))
     }
 
     /// Oniguruma wants a real pointer even for empty text.
     private static func withBase<R>(_ subject: UnsafeBufferPointer<UInt8>,
                                     _ body: (UnsafePointer<UInt8>) throws -> R) rethrows -> R {
-        if let base = subject.baseAddress { return try body(base) }
+        if let base = subject.baseAddress { return unsafe try body(base) }
         var byte: UInt8 = 0
-        return try withUnsafePointer(to: &byte) { try body($0) }
+        return unsafe try withUnsafePointer(to: &byte) { unsafe try body($0) }
     }
 
     private static func groupNames(_ regex: OnigRegex) -> [Int: String] {
         final class Box { var names: [Int: String] = [:] }
         let box = Box()
         withExtendedLifetime(box) {
-            _ = onig_foreach_name(regex, { name, nameEnd, count, groups, _, context in
-                guard let name, let nameEnd, let groups, let context else { return 0 }
-                let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-                let text = String(decoding: UnsafeBufferPointer(start: name, count: nameEnd - name), as: UTF8.self)
-                for index in 0..<Int(count) { box.names[Int(groups[index])] = text }
+            _ = unsafe onig_foreach_name(regex, { name, nameEnd, count, groups, _, context in
+                guard let name = unsafe name, let nameEnd = unsafe nameEnd, let groups = unsafe groups,
+                      let context = unsafe context else { return 0 }
+                let box = unsafe Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+                let text = unsafe String(decoding: UnsafeBufferPointer(start: name, count: nameEnd - name), as: UTF8.self)
+                for index in 0..<Int(count) { unsafe box.names[Int(groups[index])] = text }
                 return 0
-            }, Unmanaged.passUnretained(box).toOpaque())
+            }, unsafe Unmanaged.passUnretained(box).toOpaque())
         }
         return box.names
     }
@@ -228,9 +234,9 @@ final class _Regex {
     // MARK: Library state
 
     /// `onig_initialize` once per process (Oniguruma asks for it before any compile).
-    private static let initialized: Bool = withUnsafeMutablePointer(to: &OnigEncodingUTF8) { utf8 in
-        var encodings: [OnigEncoding?] = [utf8]
-        return onig_initialize(&encodings, 1) == ONIG_NORMAL
+    private static let initialized: Bool = unsafe withUnsafeMutablePointer(to: &OnigEncodingUTF8) { utf8 in
+        var encodings: [OnigEncoding?] = unsafe [utf8]
+        return unsafe onig_initialize(&encodings, 1) == ONIG_NORMAL
     }
 
     /// Oniguruma's documentation never promises that compiling or freeing
@@ -244,10 +250,10 @@ final class _Regex {
     /// that function does: the first 27 bytes of the name, then `...` if cut.
     private static func message(for code: Int32, info: OnigErrorInfo?) -> String {
         guard let template = errorTemplate?(code) else { return "error code \(code)" }
-        var message = String(cString: template)
-        if message.contains("%n"), let info, let start = info.par, let end = info.par_end {
-            let name = UnsafeBufferPointer(start: UnsafePointer(start), count: end - start)
-            var text = String(decoding: name.prefix(27), as: UTF8.self)
+        var message = unsafe String(cString: template)
+        if message.contains("%n"), let info = unsafe info, let start = unsafe info.par, let end = unsafe info.par_end {
+            let name = unsafe UnsafeBufferPointer(start: UnsafePointer(start), count: end - start)
+            var text = unsafe String(decoding: name.prefix(27), as: UTF8.self)
             if name.count > 27 { text += "..." }
             message = message.replacingOccurrences(of: "%n", with: text)
         }
@@ -257,43 +263,45 @@ final class _Regex {
     private typealias ErrorTemplate = @convention(c) (Int32) -> UnsafePointer<CChar>?
 
     private static let errorTemplate: ErrorTemplate? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "onig_error_code_to_format") else { return nil }
-        return unsafeBitCast(symbol, to: ErrorTemplate.self)
+        guard let handle = unsafe dlopen(nil, RTLD_NOW),
+              let symbol = unsafe dlsym(handle, "onig_error_code_to_format") else { return nil }
+        return unsafe unsafeBitCast(symbol, to: ErrorTemplate.self)
     }()
 }
 
 /// Byte offsets to code-point offsets as jq computes them: walk from the
 /// start by each lead byte's sequence length and count the steps. A cursor
 /// (and a mark at the last match start) keeps successive lookups linear.
-private struct _CodePointCounter {
+/// Unsafe: a view of the caller's bytes, which must outlive it.
+@unsafe private struct _CodePointCounter {
     let base: UnsafePointer<UInt8>
     let count: Int
     private var position = 0, index = 0
     private var mark = (position: 0, index: 0)
 
     init(base: UnsafePointer<UInt8>, count: Int) {
-        self.base = base
-        self.count = count
+        unsafe self.base = unsafe base
+        unsafe self.count = count
     }
 
     /// How many characters start before `target`, and whether one starts at it.
     mutating func boundaries(before target: Int) -> (count: Int, exact: Bool) {
-        if target < position {
-            (position, index) = target >= mark.position ? mark : (0, 0)
+        if unsafe target < position {
+            unsafe (position, index) = unsafe target >= mark.position ? mark : (0, 0)
         }
-        while position < target && position < count {
-            position += _utf8SequenceLength(base[position])
-            index += 1
+        while unsafe position < target && position < count {
+            unsafe position += _utf8SequenceLength(base[position])
+            unsafe index += 1
         }
-        return (index, position == target)
+        return unsafe (index, position == target)
     }
 
     /// jq's offset and length of a non-empty span. When the start is not on a
     /// character boundary jq reports offset 0 and counts from the beginning.
     mutating func span(_ begin: Int, _ end: Int) -> (offset: Int, length: Int) {
-        let start = boundaries(before: begin)
-        mark = (position, index)
-        let stop = boundaries(before: end).count
+        let start = unsafe boundaries(before: begin)
+        unsafe mark = unsafe (position, index)
+        let stop = unsafe boundaries(before: end).count
         return start.exact ? (start.count, stop - start.count) : (0, stop)
     }
 }
@@ -310,7 +318,7 @@ func _utf8SequenceLength(_ byte: UInt8) -> Int {
 
 /// The text of `base[begin..<end]`; invalid sequences become U+FFFD, as in jq.
 private func _string(_ base: UnsafePointer<UInt8>, _ begin: Int, _ end: Int) -> String {
-    String(decoding: UnsafeBufferPointer(start: base + begin, count: max(0, end - begin)), as: UTF8.self)
+    unsafe String(decoding: UnsafeBufferPointer(start: base + begin, count: max(0, end - begin)), as: UTF8.self)
 }
 
 /// Compiled patterns kept for reuse, keyed by pattern and compile options.
@@ -384,7 +392,7 @@ extension _Regex {
     static func test(_ input: JSONValue, _ pattern: JSONValue, _ flags: JSONValue) throws -> Bool {
         var (subject, text, options) = try arguments(input, pattern, flags)
         return try _RegexCache.shared.withRegex(text, options: options.onig) { regex in
-            try subject.withUTF8 { try regex.test($0) }
+            try subject.withUTF8 { unsafe try regex.test($0) }
         }
     }
 
@@ -392,7 +400,7 @@ extension _Regex {
     static func matches(_ input: JSONValue, _ pattern: JSONValue, _ flags: JSONValue) throws -> [_RegexMatch] {
         var (subject, text, options) = try arguments(input, pattern, flags)
         return try _RegexCache.shared.withRegex(text, options: options.onig) { regex in
-            try subject.withUTF8 { try regex.matches($0, global: options.global) }
+            try subject.withUTF8 { unsafe try regex.matches($0, global: options.global) }
         }
     }
 }

@@ -82,10 +82,10 @@ public final class JSONFilterContext: @unchecked Sendable {
 
 func _writeStandardError(_ text: String) {
     var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
+    unsafe bytes.withUnsafeMutableBytes { buffer in
         var offset = 0
         while offset < buffer.count {
-            let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = unsafe write(2, buffer.baseAddress! + offset, buffer.count - offset)
             if written <= 0 { return }
             offset += written
         }

@@ -32,7 +32,7 @@ final class _CallNode: _Node {
     let arguments: [_Lambda]
 
     init(_ function: _Function, up: Int, arguments: [_Lambda]) {
-        self.function = function
+        unsafe self.function = function
         self.up = up
         self.arguments = arguments
         super.init(isSingle: false)
@@ -41,22 +41,22 @@ final class _CallNode: _Node {
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
         try _Node.checkStack()
         let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
-        let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
-                            context: frame.context)
-        for parameter in function.valueParameters {
+        let callee = unsafe _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
+                                   context: frame.context)
+        for parameter in unsafe function.valueParameters {
             callee.slots[parameter.slot] = try arguments[parameter.closure].value(input, frame)
         }
-        return try function.body.value(input, callee)
+        return unsafe try function.body.value(input, callee)
     }
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if path == nil, isSingle { return try emit(try value(input, frame), nil) }
         try _Node.checkStack()
         let closures = arguments.map { _Closure(lambda: $0, frame: frame) }
-        let callee = _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
-                            context: frame.context)
-        if function.valueParameters.isEmpty {
-            return try function.body.run(input, path, callee, emit)
+        let callee = unsafe _Frame(parent: frame.ancestor(up), slotCount: function.slotCount, closures: closures,
+                                   context: frame.context)
+        if unsafe function.valueParameters.isEmpty {
+            return unsafe try function.body.run(input, path, callee, emit)
         }
         try bindValues(at: 0, input, path, callee, emit)
     }
@@ -64,10 +64,10 @@ final class _CallNode: _Node {
     /// `def f($a; $b)`: every combination of the arguments' outputs, the
     /// first parameter the outer loop.
     private func bindValues(at index: Int, _ input: JSONValue, _ path: _Path?, _ callee: _Frame, _ emit: _Emit) throws {
-        guard index < function.valueParameters.count else {
-            return try function.body.run(input, path, callee, emit)
+        guard unsafe index < function.valueParameters.count else {
+            return unsafe try function.body.run(input, path, callee, emit)
         }
-        let parameter = function.valueParameters[index]
+        let parameter = unsafe function.valueParameters[index]
         let closure = callee.closures[parameter.closure]
         try closure.lambda.run(input, nil, closure.frame) { value, _ in
             callee.slots[parameter.slot] = value

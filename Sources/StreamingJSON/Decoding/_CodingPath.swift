@@ -38,8 +38,8 @@ enum _CodingPathNode {
                 keys.append(_JSONKey(index: Int(high) << 32 | Int(low)))
                 return keys.reversed()
             case .key(let keyNode):
-                keys.append(keyNode.key)
-                node = keyNode.parent
+                unsafe keys.append(keyNode.key)
+                node = unsafe keyNode.parent
             case .index(let index, let parent):
                 keys.append(_JSONKey(index: index))
                 node = parent
@@ -55,8 +55,8 @@ final class _KeyNode {
     @exclusivity(unchecked) fileprivate(set) var parent: _CodingPathNode
 
     init(key: any CodingKey, parent: _CodingPathNode) {
-        self.key = key
-        self.parent = parent
+        unsafe self.key = key
+        unsafe self.parent = parent
     }
 }
 
@@ -74,8 +74,8 @@ struct _KeyNodePool {
         while index < nodes.count {
             if isKnownUniquelyReferenced(&nodes[index]) {
                 let node = nodes[index]
-                node.key = key
-                node.parent = parent
+                unsafe node.key = key
+                unsafe node.parent = parent
                 return .key(node)
             }
             index += 1

@@ -33,7 +33,8 @@ import Foundation
 /// (`_ContainerLayout`). Where it does not hold, nothing is shelved and a
 /// container is built each time.
 struct _ContainerShelf<Context: AnyObject> {
-    private struct Entry {
+    /// `borrowed` is `context` unretained: valid as long as the entry, which holds `context`.
+    @safe private struct Entry {
         let keyType: ObjectIdentifier
         /// The `Keyed…Container`, as the reference it consists of.
         var box: AnyObject
@@ -63,7 +64,7 @@ struct _ContainerShelf<Context: AnyObject> {
         var index = 0
         while index < entries.count {
             if entries[index].keyType == keyType && isKnownUniquelyReferenced(&entries[index].box) {
-                return (entries[index].box, entries[index].borrowed)
+                return unsafe (entries[index].box, entries[index].borrowed)
             }
             index += 1
         }
@@ -80,8 +81,8 @@ struct _ContainerShelf<Context: AnyObject> {
     /// Keeps a container just built, when `hasRoom(for:)`.
     mutating func keep<Container>(_ container: Container, keyType: ObjectIdentifier, context: Context) {
         guard hasRoom(for: Container.self) else { return }
-        entries.append(Entry(keyType: keyType, box: unsafeBitCast(container, to: AnyObject.self), context: context,
-                             borrowed: .passUnretained(context)))
+        unsafe entries.append(Entry(keyType: keyType, box: unsafeBitCast(container, to: AnyObject.self), context: context,
+                                    borrowed: .passUnretained(context)))
     }
 
     /// Ends the shelf's use. A kept container may not own its context (the
@@ -129,17 +130,17 @@ enum _ContainerOrphanage {
 
     static func adopt(box: AnyObject, context: AnyObject) {
         lock.lock()
-        orphans.append((box, context))
+        unsafe orphans.append((box, context))
         lock.unlock()
     }
 
     static func sweep() {
         lock.lock()
         var index = 0
-        while index < orphans.count {
-            if isKnownUniquelyReferenced(&orphans[index].box) {
-                orphans.swapAt(index, orphans.count - 1)
-                orphans.removeLast()
+        while unsafe index < orphans.count {
+            if unsafe isKnownUniquelyReferenced(&orphans[index].box) {
+                unsafe orphans.swapAt(index, orphans.count - 1)
+                unsafe orphans.removeLast()
             } else {
                 index += 1
             }

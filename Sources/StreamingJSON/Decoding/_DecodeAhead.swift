@@ -59,50 +59,54 @@ class _DecodedElements {
 /// `_DecodedElements` of one type. The values live in raw storage moved out
 /// by `take`, so that reading one costs no run-time metadata look-up (an
 /// array of `Result<T, any Error>` needed one per access in unspecialized code).
-final class _DecodedElementsOf<T>: _DecodedElements {
+///
+/// Safe: it owns that storage and deinitializes what it holds; `take`
+/// checks its index. `store` does not, hence `@unsafe`.
+@safe final class _DecodedElementsOf<T>: _DecodedElements {
     private let values: UnsafeMutablePointer<T>
     /// Per element: 0 nothing yet, 1 a value in `values`, 2 an error in `errors`, 3 taken.
     private let states: UnsafeMutablePointer<UInt8>
     private var errors: [Int: any Error] = [:]
 
     override init(firstOrdinal: Int, count: Int) {
-        values = .allocate(capacity: max(count, 1))
-        states = .allocate(capacity: max(count, 1))
-        states.initialize(repeating: 0, count: max(count, 1))
+        unsafe values = .allocate(capacity: max(count, 1))
+        unsafe states = .allocate(capacity: max(count, 1))
+        unsafe states.initialize(repeating: 0, count: max(count, 1))
         super.init(firstOrdinal: firstOrdinal, count: count)
     }
 
     deinit {
-        for index in 0..<count where states[index] == 1 {
-            (values + index).deinitialize(count: 1)
+        for index in 0..<count where unsafe states[index] == 1 {
+            unsafe (values + index).deinitialize(count: 1)
         }
-        values.deallocate()
-        states.deallocate()
+        unsafe values.deallocate()
+        unsafe states.deallocate()
     }
 
     /// (Consuming: the value moves in. A copy would retain each of its
     /// references, and releasing the original undo that: atomic operations.)
-    func store(_ value: consuming T, at index: Int) {
-        (values + index).initialize(to: value)
-        states[index] = 1
+    /// `index` must be in `0..<count` and not stored yet: unchecked.
+    @unsafe func store(_ value: consuming T, at index: Int) {
+        unsafe (values + index).initialize(to: value)
+        unsafe states[index] = 1
     }
 
-    func store(_ error: any Error, at index: Int) {
+    @unsafe func store(_ error: any Error, at index: Int) {
         errors[index] = error
-        states[index] = 2
+        unsafe states[index] = 2
     }
 
     /// The value of element `ordinal`, or the error that decoding it threw.
     func take(_ ordinal: Int) throws -> T {
         let index = ordinal - firstOrdinal
-        precondition(index >= 0 && index < count && (states[index] == 1 || states[index] == 2),
-                     "element \(ordinal) was not decoded ahead, or was taken already")
-        if states[index] == 2 {
-            states[index] = 3
+        unsafe precondition(index >= 0 && index < count && (states[index] == 1 || states[index] == 2),
+                            "element \(ordinal) was not decoded ahead, or was taken already")
+        if unsafe states[index] == 2 {
+            unsafe states[index] = 3
             throw errors.removeValue(forKey: index)!
         }
-        states[index] = 3
-        return (values + index).move()
+        unsafe states[index] = 3
+        return unsafe (values + index).move()
     }
 }
 
@@ -128,11 +132,11 @@ final class _AheadDecoder<T: Decodable & Sendable>: _DecodingAhead {
         let block = _DecodedElementsOf<T>(firstOrdinal: firstOrdinal, count: count)
         for offset in 0..<count {
             do {
-                let start = stream.tokenBase + stream.parser.elementStart(onTape - count + offset)
+                let start = unsafe stream.tokenBase + stream.parser.elementStart(onTape - count + offset)
                 let (index, path) = try decoder.streamedElement(at: start, ordinal: firstOrdinal + offset, under: .root)
-                block.store(try decoder.decodeStreamedElement(T.self, at: index, path: path), at: offset)
+                unsafe block.store(try decoder.decodeStreamedElement(T.self, at: index, path: path), at: offset)
             } catch {
-                block.store(error, at: offset)
+                unsafe block.store(error, at: offset)
             }
         }
         return block

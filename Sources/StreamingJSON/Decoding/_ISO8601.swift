@@ -7,13 +7,13 @@ import Foundation
 /// Foundation's `JSONDecoder` reads it (measured: swift-foundation, Swift 6.3.1),
 /// to the same `Double` (see the end).
 func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
-    if text.count == 20, let date = _parseISO8601Seconds(text) { return date }
+    if text.count == 20, let date = unsafe _parseISO8601Seconds(text) { return date }
     var index = 0
     func number(_ width: Int) -> Int? {
         guard index + width <= text.count else { return nil }
         var value = 0
         for offset in 0..<width {
-            let digit = text[index + offset] &- 0x30
+            let digit = unsafe text[index + offset] &- 0x30
             guard digit <= 9 else { return nil }
             value = value * 10 + Int(digit)
         }
@@ -21,13 +21,13 @@ func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
         return value
     }
     func expect(_ byte: UInt8) -> Bool {
-        guard index < text.count, text[index] == byte else { return false }
+        guard index < text.count, unsafe text[index] == byte else { return false }
         index += 1
         return true
     }
     guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
           let day = number(2) else { return nil }
-    guard index < text.count, text[index] | 0x20 == UInt8(ascii: "t") else { return nil }
+    guard index < text.count, unsafe text[index] | 0x20 == UInt8(ascii: "t") else { return nil }
     index += 1
     guard let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
           let second = number(2) else { return nil }
@@ -36,12 +36,12 @@ func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
 
     // The fraction in nanoseconds: Foundation reads at most nine digits.
     var nanoseconds = 0
-    if index < text.count, text[index] == UInt8(ascii: ".") {
+    if index < text.count, unsafe text[index] == UInt8(ascii: ".") {
         index += 1
         var digits = 0
-        while index < text.count, text[index] &- 0x30 <= 9 {
+        while index < text.count, unsafe text[index] &- 0x30 <= 9 {
             guard digits < 9 else { return nil }
-            nanoseconds = nanoseconds * 10 + Int(text[index] &- 0x30)
+            nanoseconds = unsafe nanoseconds * 10 + Int(text[index] &- 0x30)
             digits += 1
             index += 1
         }
@@ -51,10 +51,10 @@ func _parseISO8601(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
 
     var offsetSeconds = 0
     guard index < text.count else { return nil }
-    if text[index] | 0x20 == UInt8(ascii: "z") {
+    if unsafe text[index] | 0x20 == UInt8(ascii: "z") {
         index += 1
-    } else if text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
-        let sign = text[index] == UInt8(ascii: "-") ? -1 : 1
+    } else if unsafe text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") {
+        let sign = unsafe text[index] == UInt8(ascii: "-") ? -1 : 1
         index += 1
         guard let offsetHours = number(2), offsetHours <= 23 else { return nil }
         var offsetMinutes = 0
@@ -91,11 +91,13 @@ private func _parseISO8601Seconds(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
     let base = text.baseAddress!
     /// The two digits at `offset` as a number, or a value over 99 when either is not a digit.
     @inline(__always) func pair(_ offset: Int) -> Int {
-        let tens = base[offset] &- 0x30, ones = base[offset &+ 1] &- 0x30
+        let tens = unsafe base[offset] &- 0x30, ones = unsafe base[offset &+ 1] &- 0x30
         return tens <= 9 && ones <= 9 ? Int(tens) &* 10 &+ Int(ones) : 100
     }
-    guard base[4] == UInt8(ascii: "-"), base[7] == UInt8(ascii: "-"), base[10] | 0x20 == UInt8(ascii: "t"),
-          base[13] == UInt8(ascii: ":"), base[16] == UInt8(ascii: ":"), base[19] | 0x20 == UInt8(ascii: "z")
+    guard unsafe base[4] == UInt8(ascii: "-"), unsafe base[7] == UInt8(ascii: "-"),
+          unsafe base[10] | 0x20 == UInt8(ascii: "t"),
+          unsafe base[13] == UInt8(ascii: ":"), unsafe base[16] == UInt8(ascii: ":"),
+          unsafe base[19] | 0x20 == UInt8(ascii: "z")
     else { return nil }
     let century = pair(0), yearOfCentury = pair(2), month = pair(5), day = pair(8)
     let hour = pair(11), minute = pair(14), second = pair(17)

@@ -89,7 +89,7 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
             needsInput = false
             defer { currentIndex += 1 }
             if let decoded = decoder.stream.decodedAhead(covering: currentIndex) {
-                return try unsafeDowncast(decoded, to: _DecodedElementsOf<T>.self).take(currentIndex)
+                return unsafe try unsafeDowncast(decoded, to: _DecodedElementsOf<T>.self).take(currentIndex)
             }
             do {
                 return try decoder.decodeStreamedElement(type, at: index, path: path)
@@ -165,7 +165,7 @@ extension _TapeDecoder {
                          under node: _CodingPathNode) throws -> (index: Int, path: _CodingPathNode) {
         guard stream.mode == .members else { return (start, node.appending(index: ordinal)) }
         let key = try token(at: start, path: node)
-        let name = String(decoding: bytes(of: key), as: UTF8.self)
+        let name = unsafe String(decoding: bytes(of: key), as: UTF8.self)
         return (start + 1, node.appending(_JSONKey(stringValue: name)))
     }
 

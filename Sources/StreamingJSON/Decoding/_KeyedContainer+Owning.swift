@@ -14,7 +14,7 @@ struct _OwningKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     init(decoder: _TapeDecoder, object: Int, path: _CodingPathNode) throws {
         owner = try _ObjectContext(decoder: decoder, object: object, node: path)
-        base = _KeyedContainer(shelvedContext: owner)
+        base = unsafe _KeyedContainer(shelvedContext: owner)
     }
 
     var codingPath: [any CodingKey] { base.codingPath }

@@ -23,22 +23,24 @@ import Foundation
 /// - a container built for a `_ContainerShelf`: the shelf, for as long as
 ///   the container's box can be reached (see `_ContainerShelf.removeAll()`);
 /// - any other: the `_OwningKeyedContainer` around it.
-struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+///
+/// Safe once built: what the caller of the `@unsafe` initializer promises.
+@safe struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private let context: Unmanaged<_ObjectContext>
 
     /// A container whose context the caller keeps alive (a shelf, or an
-    /// `_OwningKeyedContainer`).
-    init(shelvedContext context: _ObjectContext) {
-        self.context = .passUnretained(context)
+    /// `_OwningKeyedContainer`) for as long as this container or a copy of it is used.
+    @unsafe init(shelvedContext context: _ObjectContext) {
+        unsafe self.context = unsafe .passUnretained(context)
     }
 
     /// Runs `body` with the context borrowed: no retain, no release.
     @inline(__always)
     private func withContext<R>(_ body: (_ObjectContext) throws -> R) rethrows -> R {
-        try context._withUnsafeGuaranteedRef(body)
+        unsafe try context._withUnsafeGuaranteedRef(body)
     }
 
-    var codingPath: [any CodingKey] { withContext { $0.node.path } }
+    var codingPath: [any CodingKey] { withContext { unsafe $0.node.path } }
 
     var allKeys: [Key] { withContext { $0.allKeys() } }
 
@@ -51,19 +53,19 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try withContext { c in try c.decoder.decodeBool(at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in unsafe try c.decoder.decodeBool(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try withContext { c in try c.decoder.decodeString(at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in unsafe try c.decoder.decodeString(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try withContext { c in try c.decoder.decodeDouble(at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in unsafe try c.decoder.decodeDouble(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try withContext { c in try c.decoder.decodeFloat(at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in unsafe try c.decoder.decodeFloat(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
@@ -79,12 +81,15 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     @inline(__always)
     private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        try withContext { c in try c.decoder.decodeInteger(T.self, at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in
+            unsafe try c.decoder.decodeInteger(T.self, at: try c.require(key), path: c.node.appending(key))
+        }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try withContext { c in
-            try c.decoder.unwrap(type, at: try c.require(key), path: c.decoder.keyNodes.node(appending: key, to: c.node))
+            unsafe try c.decoder.unwrap(type, at: try c.require(key),
+                                        path: c.decoder.keyNodes.node(appending: key, to: c.node))
         }
     }
 
@@ -92,7 +97,7 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.unwrap(type, at: index, path: c.decoder.keyNodes.node(appending: key, to: c.node))
+            return unsafe try c.decoder.unwrap(type, at: index, path: c.decoder.keyNodes.node(appending: key, to: c.node))
         }
     }
 
@@ -100,28 +105,28 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.decodeBool(at: index, path: c.node.appending(key))
+            return unsafe try c.decoder.decodeBool(at: index, path: c.node.appending(key))
         }
     }
 
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.decodeString(at: index, path: c.node.appending(key))
+            return unsafe try c.decoder.decodeString(at: index, path: c.node.appending(key))
         }
     }
 
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.decodeDouble(at: index, path: c.node.appending(key))
+            return unsafe try c.decoder.decodeDouble(at: index, path: c.node.appending(key))
         }
     }
 
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.decodeFloat(at: index, path: c.node.appending(key))
+            return unsafe try c.decoder.decodeFloat(at: index, path: c.node.appending(key))
         }
     }
 
@@ -140,39 +145,43 @@ struct _KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func presentInteger<T: FixedWidthInteger>(_ key: Key) throws -> T? {
         try withContext { c in
             guard let index = try c.presentIndex(key) else { return nil }
-            return try c.decoder.decodeInteger(T.self, at: index, path: c.node.appending(key))
+            return unsafe try c.decoder.decodeInteger(T.self, at: index, path: c.node.appending(key))
         }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type,
                                                forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try withContext { c in
-            KeyedDecodingContainer(try c.decoder.keyedContainer(NestedKey.self, at: try c.require(key),
-                                                                path: c.node.appending(key)))
+            unsafe KeyedDecodingContainer(try c.decoder.keyedContainer(NestedKey.self, at: try c.require(key),
+                                                                       path: c.node.appending(key)))
         }
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try withContext { c in try c.decoder.unkeyedContainer(at: try c.require(key), path: c.node.appending(key)) }
+        try withContext { c in unsafe try c.decoder.unkeyedContainer(at: try c.require(key), path: c.node.appending(key)) }
     }
 
     /// The value at key `"super"` (whatever `Key` is), or an absent value that reads as null.
     func superDecoder() throws -> any Decoder {
         try withContext { c in
-            c.decoder.subDecoder(at: try c.valueIndex(named: _JSONKey.super.stringValue) ?? _TapeDecoder.absent,
-                                 path: c.node.appending(_JSONKey.super))
+            unsafe c.decoder.subDecoder(at: try c.valueIndex(named: _JSONKey.super.stringValue) ?? _TapeDecoder.absent,
+                                        path: c.node.appending(_JSONKey.super))
         }
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         try withContext { c in
-            c.decoder.subDecoder(at: try c.valueIndex(forKey: key) ?? _TapeDecoder.absent, path: c.node.appending(key))
+            unsafe c.decoder.subDecoder(at: try c.valueIndex(forKey: key) ?? _TapeDecoder.absent,
+                                        path: c.node.appending(key))
         }
     }
 }
 
 /// What a keyed container knows, shared by its copies.
-final class _ObjectContext {
+///
+/// Safe: it owns its key slots, and trusts the tape pointers in `place` only
+/// while the stream's `tapeGeneration` is the one they were found under.
+@safe final class _ObjectContext {
     let decoder: _TapeDecoder
     /// `decoder.stream`, read on every lookup: held here, it is a load, where
     /// going through the decoder retained and released it each time.
@@ -190,7 +199,7 @@ final class _ObjectContext {
     @exclusivity(unchecked) var passedKeys = _KeyFilter()
     /// Where the object is on the tape, for lookups: found again when the
     /// stream's tape has changed since (`_ElementStream.tapeGeneration`).
-    @exclusivity(unchecked) private var place = _ObjectPlace()
+    @exclusivity(unchecked) private var place = unsafe _ObjectPlace()
 
     /// The UTF-8 of the coding keys looked up so far, when this context is
     /// shelved for a one-byte key type (see `_KeySlots`), each with its
@@ -204,20 +213,22 @@ final class _ObjectContext {
     init(decoder: _TapeDecoder, object: Int, node: _CodingPathNode) throws {
         self.decoder = decoder
         stream = decoder.stream
-        self.object = object
-        self.node = node
-        convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+        unsafe self.object = object
+        unsafe self.node = node
+        unsafe convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
     }
 
     /// A context kept on a shelf, for containers keyed by `Key` only.
     convenience init<Key: CodingKey>(shelvedFor _: Key.Type, decoder: _TapeDecoder, object: Int,
                                      node: _CodingPathNode) throws {
         try self.init(decoder: decoder, object: object, node: node)
-        spellings = _KeySlots(for: Key.self)
-        if decoder.usesDefaultKeys, let spellings, MemoryLayout<Key>.size == 1 { byteKeySlots = spellings.slot(forByte: 0) }
+        unsafe spellings = unsafe _KeySlots(for: Key.self)
+        if decoder.usesDefaultKeys, let spellings = unsafe spellings, MemoryLayout<Key>.size == 1 {
+            unsafe byteKeySlots = unsafe spellings.slot(forByte: 0)
+        }
     }
 
-    deinit { spellings?.deallocate() }
+    deinit { unsafe spellings?.deallocate() }
 
     // MARK: Lookups by coding key
 
@@ -225,7 +236,7 @@ final class _ObjectContext {
     func allKeys<Key: CodingKey>() -> [Key] {
         var seen = Set<String>()
         var keys: [Key] = []
-        let names = convertedKeys ?? ((try? decoder.rawKeys(ofObject: object, path: node)) ?? [])
+        let names = unsafe convertedKeys ?? ((try? decoder.rawKeys(ofObject: object, path: node)) ?? [])
         for name in names where seen.insert(name).inserted {
             if let key = Key(stringValue: name) { keys.append(key) }
         }
@@ -235,16 +246,16 @@ final class _ObjectContext {
     /// Absolute index of the value for `key`, or nil when the object has no such member.
     @inline(__always)
     func valueIndex<Key: CodingKey>(forKey key: Key) throws -> Int? {
-        if let byteKeySlots {
+        if let byteKeySlots = unsafe byteKeySlots {
             // The key is its one byte.
-            let slot = byteKeySlots + Int(unsafeBitCast(key, to: UInt8.self))
-            if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
-            return try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
+            let slot = unsafe byteKeySlots + Int(unsafeBitCast(key, to: UInt8.self))
+            if unsafe _slowPath(slot.pointee.bytes == nil) { unsafe Self.fill(slot, with: key) }
+            return unsafe try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
         }
-        if let spellings, convertedKeys == nil {
-            let slot = spellings.slot(for: key)
-            if _slowPath(slot.pointee.bytes == nil) { Self.fill(slot, with: key) }
-            return try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
+        if let spellings = unsafe spellings, unsafe convertedKeys == nil {
+            let slot = unsafe spellings.slot(for: key)
+            if unsafe _slowPath(slot.pointee.bytes == nil) { unsafe Self.fill(slot, with: key) }
+            return unsafe try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
         }
         return try valueIndex(named: key.stringValue)
     }
@@ -252,20 +263,21 @@ final class _ObjectContext {
     /// Keeps `key`'s UTF-8 in its slot (its first lookup).
     @inline(never)
     private static func fill<Key: CodingKey>(_ slot: UnsafeMutablePointer<_KeyBytes>, with key: Key) {
-        slot.pointee = Array(key.stringValue.utf8).withUnsafeBufferPointer { bytes in
-            _KeyBytes(bytes, hash: UInt64(_KeyFilter.hash(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)))
+        unsafe slot.pointee = unsafe Array(key.stringValue.utf8).withUnsafeBufferPointer { bytes in
+            unsafe _KeyBytes(bytes,
+                             hash: UInt64(_KeyFilter.hash(bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)))
         }
     }
 
     /// Absolute index of the value of the first member whose (converted) key is `name`.
     func valueIndex(named name: String) throws -> Int? {
-        if convertedKeys != nil { return try convertedValueIndex(named: name) }
+        if unsafe convertedKeys != nil { return try convertedValueIndex(named: name) }
         // Native strings (coding keys are literals) expose their UTF-8 without a copy.
-        if let found = try name.utf8.withContiguousStorageIfAvailable({ try valueIndex(ofKey: $0) }) {
+        if let found = unsafe try name.utf8.withContiguousStorageIfAvailable({ unsafe try valueIndex(ofKey: $0) }) {
             return found
         }
         var copy = name
-        return try copy.withUTF8 { try valueIndex(ofKey: $0) }
+        return try copy.withUTF8 { unsafe try valueIndex(ofKey: $0) }
     }
 
     /// The value's index, or Foundation's `keyNotFound` error.
@@ -279,7 +291,7 @@ final class _ObjectContext {
     /// so that boxing the key as `any CodingKey` stays off their path.
     @inline(never)
     private func keyNotFound<Key: CodingKey>(_ key: Key) -> DecodingError {
-        decoder.keyNotFound(key, inObject: object, path: node)
+        unsafe decoder.keyNotFound(key, inObject: object, path: node)
     }
 
     /// The value's index when the key is present and not null.
@@ -300,26 +312,26 @@ final class _ObjectContext {
     /// a passed key costs a look at the passed members, then the same.
     @inline(__always)
     func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) throws -> Int? {
-        if _slowPath(place.generation != stream.tapeGeneration) { try locate() }
+        if unsafe _slowPath(place.generation != stream.tapeGeneration) { try locate() }
         // Debug builds (the tests) check that the tape has not moved under an unchanged generation.
-        assert(stream.local(object) == place.local && stream.tokens == place.tokens && stream.arena == place.arena,
-               "the tape changed without a new tapeGeneration")
+        unsafe assert(stream.local(object) == place.local && stream.tokens == place.tokens && stream.arena == place.arena,
+                      "the tape changed without a new tapeGeneration")
         let count = wanted.count
-        let key = wanted.baseAddress ?? UnsafePointer(place.arena)
-        let wantedHash = hash ?? _KeyFilter.hash(key, count)
+        let key = unsafe wanted.baseAddress ?? UnsafePointer(place.arena)
+        let wantedHash = unsafe hash ?? _KeyFilter.hash(key, count)
         // Keys decoded in document order: the member at the cursor, whose key
         // the filter says no passed member has.
-        let member = place.local &+ cursor
-        if member < place.end && !passedKeys.contains(wantedHash) {
-            let token = place.tokens[member]
-            if token.length == count && _equalShortBytes(place.arena + token.arenaOffset, key, count) {
-                let value = place.tokens[member &+ 1]
-                cursor &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
-                passedKeys.insert(wantedHash)
-                return object &+ (member &+ 1 &- place.local)
+        let member = unsafe place.local &+ cursor
+        if unsafe member < place.end && !passedKeys.contains(wantedHash) {
+            let token = unsafe place.tokens[member]
+            if unsafe token.length == count && _equalShortBytes(place.arena + token.arenaOffset, key, count) {
+                let value = unsafe place.tokens[member &+ 1]
+                unsafe cursor &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
+                unsafe passedKeys.insert(wantedHash)
+                return unsafe object &+ (member &+ 1 &- place.local)
             }
         }
-        return search(key, count, wantedHash)
+        return unsafe search(key, count, wantedHash)
     }
 
     /// `valueIndex(ofKey:)` past its first guess: a key whose bit is not among
@@ -327,24 +339,24 @@ final class _ObjectContext {
     /// earlier occurrence, or another key's bits) from the first member.
     @inline(never)
     private func search(_ key: UnsafePointer<UInt8>, _ count: Int, _ wantedHash: UInt32) -> Int? {
-        let tokens = place.tokens, arena = place.arena, local = place.local, end = place.end
-        let start = local &+ cursor
-        var member = passedKeys.contains(wantedHash) ? local &+ 1 : start
+        let tokens = unsafe place.tokens, arena = unsafe place.arena, local = unsafe place.local, end = unsafe place.end
+        let start = unsafe local &+ cursor
+        var member = unsafe passedKeys.contains(wantedHash) ? local &+ 1 : start
         var passed = _KeyFilter()
         while member < end {
-            let token = tokens[member]
+            let token = unsafe tokens[member]
             let length = token.length
-            let value = tokens[member &+ 1]
+            let value = unsafe tokens[member &+ 1]
             let next = member &+ (value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2)
-            if length == count && _equalShortBytes(arena + token.arenaOffset, key, count) {
+            if unsafe length == count && _equalShortBytes(arena + token.arenaOffset, key, count) {
                 if member >= start {
-                    cursor = next &- local
+                    unsafe cursor = next &- local
                     passed.insert(wantedHash)
-                    passedKeys.formUnion(passed)
+                    unsafe passedKeys.formUnion(passed)
                 }
-                return object &+ (member &+ 1 &- local)
+                return unsafe object &+ (member &+ 1 &- local)
             }
-            if member >= start { passed.insert(_KeyFilter.hash(arena + token.arenaOffset, length)) }
+            if member >= start { unsafe passed.insert(_KeyFilter.hash(arena + token.arenaOffset, length)) }
             member = next
         }
         return nil
@@ -353,24 +365,24 @@ final class _ObjectContext {
     /// Finds the object on the tape again (the first lookup, or the tape changed).
     @inline(never)
     private func locate() throws {
-        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
-        let tokens = stream.tokens
-        place = _ObjectPlace(generation: stream.tapeGeneration, tokens: tokens, arena: stream.arena,
-                             local: local, end: local &+ 1 &+ tokens[local].span)
+        guard let local = unsafe stream.local(object) else { throw unsafe decoder.dropped(path: node) }
+        let tokens = unsafe stream.tokens
+        unsafe place = unsafe _ObjectPlace(generation: stream.tapeGeneration, tokens: tokens, arena: stream.arena,
+                                           local: local, end: local &+ 1 &+ tokens[local].span)
     }
 
     /// `valueIndex(named:)` with a key strategy: the converted keys, compared as strings.
     @inline(never)
     func convertedValueIndex(named name: String) throws -> Int? {
-        guard let convertedKeys else { return nil }
-        guard let local = stream.local(object) else { throw decoder.dropped(path: node) }
-        let tokens = stream.tokens
-        let end = local + 1 + tokens[local].span
+        guard let convertedKeys = unsafe convertedKeys else { return nil }
+        guard let local = unsafe stream.local(object) else { throw unsafe decoder.dropped(path: node) }
+        let tokens = unsafe stream.tokens
+        let end = unsafe local + 1 + tokens[local].span
         var member = local + 1
         var ordinal = 0
         while member < end {
-            if convertedKeys[ordinal] == name { return object + (member + 1 - local) }
-            member += 1 + tokens[member + 1].size
+            if convertedKeys[ordinal] == name { return unsafe object + (member + 1 - local) }
+            unsafe member += 1 + tokens[member + 1].size
             ordinal += 1
         }
         return nil
@@ -379,12 +391,12 @@ final class _ObjectContext {
     /// Makes this the context of a container over another object (a shelved
     /// container handed out again; see `_ContainerShelf`).
     func repoint(object: Int, node: consuming _CodingPathNode) throws {
-        convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
-        self.object = object
-        self.node = node
-        cursor = 1
-        passedKeys = _KeyFilter()
-        place = _ObjectPlace()
+        unsafe convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+        unsafe self.object = object
+        unsafe self.node = node
+        unsafe cursor = 1
+        unsafe passedKeys = _KeyFilter()
+        unsafe place = unsafe _ObjectPlace()
     }
 }
 
@@ -395,7 +407,7 @@ extension _TapeDecoder {
         var member = index + 1
         let end = member + (try token(at: index, path: path)).span
         while member < end {
-            names.append(String(decoding: bytes(of: try token(at: member, path: path)), as: UTF8.self))
+            unsafe names.append(String(decoding: bytes(of: try token(at: member, path: path)), as: UTF8.self))
             member = try indexAfter(member + 1, path: path)
         }
         return names
@@ -434,7 +446,7 @@ struct _KeyFilter {
     /// The hash of a key, from which its two bits come.
     @inline(__always)
     static func hash(_ key: UnsafePointer<UInt8>, _ count: Int) -> UInt32 {
-        let ends = count > 0 ? UInt32(key[0]) &<< 8 | UInt32(key[count &- 1]) : 0
+        let ends = unsafe count > 0 ? UInt32(key[0]) &<< 8 | UInt32(key[count &- 1]) : 0
         return (UInt32(truncatingIfNeeded: count) &<< 16 | ends) &* 0x9E37_79B1
     }
 
@@ -459,10 +471,10 @@ struct _KeyFilter {
 /// An object's tokens as a keyed container last found them: the tape's
 /// pointers, the object's tape index and the index past its members, valid
 /// while the stream's tape generation is `generation`.
-struct _ObjectPlace {
+@unsafe struct _ObjectPlace {
     var generation = Int.min
-    var tokens = UnsafePointer<sj_token>(bitPattern: MemoryLayout<sj_token>.alignment)!
-    var arena = UnsafePointer<UInt8>(bitPattern: 1)!
+    var tokens = unsafe UnsafePointer<sj_token>(bitPattern: MemoryLayout<sj_token>.alignment)!
+    var arena = unsafe UnsafePointer<UInt8>(bitPattern: 1)!
     var local = 0
     var end = 0
 }

@@ -8,22 +8,22 @@ import Foundation
 /// literals written with a fraction or an exponent (`34.0`, `1e3`) count, as
 /// in Foundation. Exact for every width: no detour through Double.
 func _parseInteger<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {
-    let negative = text.first == UInt8(ascii: "-")
+    let negative = unsafe text.first == UInt8(ascii: "-")
     var index = negative ? 1 : 0
     var magnitude: UInt64 = 0
     // Up to 19 digits cannot overflow 64 bits (10^19 - 1 < 2^64): no checks.
     if text.count &- index <= 19 {
         while index < text.count {
-            let digit = text[index] &- 0x30
-            guard digit <= 9 else { return _parseIntegralLiteral(text) }
+            let digit = unsafe text[index] &- 0x30
+            guard digit <= 9 else { return unsafe _parseIntegralLiteral(text) }
             magnitude = magnitude &* 10 &+ UInt64(digit)
             index &+= 1
         }
         return _fit(magnitude: magnitude, negative: negative)
     }
     while index < text.count {
-        let digit = text[index] &- 0x30
-        guard digit <= 9 else { return _parseIntegralLiteral(text) }
+        let digit = unsafe text[index] &- 0x30
+        guard digit <= 9 else { return unsafe _parseIntegralLiteral(text) }
         let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
         let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
         guard !overflow1 && !overflow2 else { return nil }
@@ -48,32 +48,32 @@ private func _fit<T: FixedWidthInteger>(magnitude: UInt64, negative: Bool) -> T?
 /// The slow path: a literal with a fraction or an exponent.
 @inline(never)
 private func _parseIntegralLiteral<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {
-    let negative = text.first == UInt8(ascii: "-")
+    let negative = unsafe text.first == UInt8(ascii: "-")
     var index = negative ? 1 : 0
     // Significant digits, with the position of the decimal point among them.
     var digits: [UInt8] = []
-    while index < text.count, text[index] >= 0x30, text[index] <= 0x39 {
-        digits.append(text[index] - 0x30)
+    while index < text.count, unsafe text[index] >= 0x30, unsafe text[index] <= 0x39 {
+        unsafe digits.append(text[index] - 0x30)
         index += 1
     }
     var point = digits.count
-    if index < text.count, text[index] == UInt8(ascii: ".") {
+    if index < text.count, unsafe text[index] == UInt8(ascii: ".") {
         index += 1
-        while index < text.count, text[index] >= 0x30, text[index] <= 0x39 {
-            digits.append(text[index] - 0x30)
+        while index < text.count, unsafe text[index] >= 0x30, unsafe text[index] <= 0x39 {
+            unsafe digits.append(text[index] - 0x30)
             index += 1
         }
     }
-    if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
+    if index < text.count, unsafe text[index] | 0x20 == UInt8(ascii: "e") {
         index += 1
         var exponentNegative = false
-        if index < text.count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
-            exponentNegative = text[index] == UInt8(ascii: "-")
+        if index < text.count, unsafe text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            exponentNegative = unsafe text[index] == UInt8(ascii: "-")
             index += 1
         }
         var exponent = 0
-        while index < text.count, text[index] >= 0x30, text[index] <= 0x39 {
-            exponent = min(exponent * 10 + Int(text[index] - 0x30), 1_000_000)  // saturate
+        while index < text.count, unsafe text[index] >= 0x30, unsafe text[index] <= 0x39 {
+            exponent = unsafe min(exponent * 10 + Int(text[index] - 0x30), 1_000_000)  // saturate
             index += 1
         }
         point += exponentNegative ? -exponent : exponent
@@ -134,45 +134,45 @@ private func _exactPowerOfTen(_ exponent: Int) -> Double {
 /// library's parser.
 func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
     var index = 0
-    let negative = text.first == UInt8(ascii: "-")
+    let negative = unsafe text.first == UInt8(ascii: "-")
     if negative { index = 1 }
     var mantissa: UInt64 = 0
     var digitCount = 0
     var exponent = 0
-    while index < text.count, text[index] &- 0x30 <= 9 {
-        mantissa = mantissa &* 10 &+ UInt64(text[index] &- 0x30)
+    while index < text.count, unsafe text[index] &- 0x30 <= 9 {
+        mantissa = unsafe mantissa &* 10 &+ UInt64(text[index] &- 0x30)
         digitCount += 1
         index += 1
     }
-    if index < text.count, text[index] == UInt8(ascii: ".") {
+    if index < text.count, unsafe text[index] == UInt8(ascii: ".") {
         index += 1
-        while index < text.count, text[index] &- 0x30 <= 9 {
-            mantissa = mantissa &* 10 &+ UInt64(text[index] &- 0x30)
+        while index < text.count, unsafe text[index] &- 0x30 <= 9 {
+            mantissa = unsafe mantissa &* 10 &+ UInt64(text[index] &- 0x30)
             digitCount += 1
             exponent -= 1
             index += 1
         }
     }
     if index < text.count {  // exponent part
-        return _parseDoubleSlowly(text)
+        return unsafe _parseDoubleSlowly(text)
     }
     if digitCount <= 19, mantissa <= (1 << 53), exponent >= -22 {
         var value = Double(mantissa)
         value = exponent < 0 ? value / _exactPowerOfTen(-exponent) : value
         return negative ? -value : value
     }
-    return _parseDoubleSlowly(text)
+    return unsafe _parseDoubleSlowly(text)
 }
 
 @inline(never)
 private func _parseDoubleSlowly(_ text: UnsafeBufferPointer<UInt8>) -> Double {
-    Double(String(decoding: text, as: UTF8.self)) ?? .nan
+    unsafe Double(String(decoding: text, as: UTF8.self)) ?? .nan
 }
 
 /// Whether a literal denotes zero (every digit before its exponent is 0),
 /// as opposed to a nonzero value too small for a Double or Float.
 func _isZeroLiteral(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
-    for byte in text {
+    for unsafe byte in unsafe text {
         if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { break }
         if byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9") { return false }
     }

@@ -11,7 +11,7 @@ extension _TapeDecoder {
     func scalar(_ kind: UInt8, _ type: Any.Type, at index: Int,
                 path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.tokens[local]
+            let token = unsafe stream.tokens[local]
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path())
@@ -28,12 +28,12 @@ extension _TapeDecoder {
 
     func decodeString(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> String {
         let token = try scalar(_Kind.string, String.self, at: index, path: path())
-        return String(decoding: bytes(of: token), as: UTF8.self)
+        return unsafe String(decoding: bytes(of: token), as: UTF8.self)
     }
 
     func decodeBool(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Bool {
         if index >= 0, let local = stream.local(index) {
-            let kind = stream.tokens[local].kind
+            let kind = unsafe stream.tokens[local].kind
             if kind == _Kind.true { return true }
             if kind == _Kind.false { return false }
         }
@@ -43,21 +43,21 @@ extension _TapeDecoder {
     func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int,
                                             path: @autoclosure () -> _CodingPathNode) throws -> T {
         let token = try scalar(_Kind.number, T.self, at: index, path: path())
-        let text = bytes(of: token)
-        if let value: T = _parseInteger(text) { return value }
-        throw dataCorrupted("Number \(String(decoding: text, as: UTF8.self)) does not fit in \(T.self)",
+        let text = unsafe bytes(of: token)
+        if let value: T = unsafe _parseInteger(text) { return value }
+        throw dataCorrupted(unsafe "Number \(String(decoding: text, as: UTF8.self)) does not fit in \(T.self)",
                             at: index, path: path())
     }
 
     func decodeDouble(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Double {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.tokens[local]
+            let token = unsafe stream.tokens[local]
             if token.kind == _Kind.number {
-                let text = bytes(of: token)
-                let value = _parseDouble(text)
+                let text = unsafe bytes(of: token)
+                let value = unsafe _parseDouble(text)
                 // Like an overflow, a literal that rounds to zero is refused, as Foundation does.
-                if value.isFinite && (value != 0 || _isZeroLiteral(text)) { return value }
-                throw dataCorrupted("Number \(String(decoding: text, as: UTF8.self)) is not representable as Double",
+                if unsafe value.isFinite && (value != 0 || _isZeroLiteral(text)) { return value }
+                throw dataCorrupted(unsafe "Number \(String(decoding: text, as: UTF8.self)) is not representable as Double",
                                     at: index, path: path())
             }
             if token.kind == _Kind.string, let value = nonConforming(token, Double.self) { return value }
@@ -67,10 +67,10 @@ extension _TapeDecoder {
 
     func decodeFloat(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Float {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.tokens[local]
+            let token = unsafe stream.tokens[local]
             if token.kind == _Kind.number {
-                let text = String(decoding: bytes(of: token), as: UTF8.self)
-                if let value = Float(text), value.isFinite && (value != 0 || _isZeroLiteral(bytes(of: token))) {
+                let text = unsafe String(decoding: bytes(of: token), as: UTF8.self)
+                if let value = Float(text), unsafe value.isFinite && (value != 0 || _isZeroLiteral(bytes(of: token))) {
                     return value
                 }
                 throw dataCorrupted("Number \(text) is not representable as Float", at: index, path: path())
@@ -83,7 +83,7 @@ extension _TapeDecoder {
     private func nonConforming<F: FloatingPoint>(_ token: sj_token, _: F.Type) -> F? {
         guard case let .convertFromString(positiveInfinity, negativeInfinity, nan)
                 = options.nonConformingFloatDecodingStrategy else { return nil }
-        let text = String(decoding: bytes(of: token), as: UTF8.self)
+        let text = unsafe String(decoding: bytes(of: token), as: UTF8.self)
         if text == positiveInfinity { return .infinity }
         if text == negativeInfinity { return -.infinity }
         if text == nan { return .nan }
@@ -92,7 +92,7 @@ extension _TapeDecoder {
 
     func decodeDecimal(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Decimal {
         let token = try scalar(_Kind.number, Decimal.self, at: index, path: path())
-        let text = String(decoding: bytes(of: token), as: UTF8.self)
+        let text = unsafe String(decoding: bytes(of: token), as: UTF8.self)
         if let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { return value }
         throw dataCorrupted("Number \(text) is not representable as Decimal", at: index, path: path())
     }
@@ -113,8 +113,8 @@ extension _TapeDecoder {
             return Date(timeIntervalSince1970: try decodeDouble(at: index, path: path()) / 1000)
         case .iso8601:
             let token = try scalar(_Kind.string, Date.self, at: index, path: path())
-            if let date = _parseISO8601(bytes(of: token)) { return date }
-            throw dataCorrupted("Expected date string to be ISO8601-formatted, found \"\(String(decoding: bytes(of: token), as: UTF8.self))\"",
+            if let date = unsafe _parseISO8601(bytes(of: token)) { return date }
+            throw dataCorrupted(unsafe "Expected date string to be ISO8601-formatted, found \"\(String(decoding: bytes(of: token), as: UTF8.self))\"",
                                 at: index, path: path())
         case .formatted(let formatter):
             let text = try decodeString(at: index, path: path())
@@ -132,7 +132,7 @@ extension _TapeDecoder {
             return try with(index, path: path()) { try Data(from: self) }
         case .base64:
             let token = try scalar(_Kind.string, Data.self, at: index, path: path())
-            let text = String(decoding: bytes(of: token), as: UTF8.self)
+            let text = unsafe String(decoding: bytes(of: token), as: UTF8.self)
             if let data = Data(base64Encoded: text) { return data }
             throw dataCorrupted("Encountered Data is not valid Base64", at: index, path: path())
         case .custom(let read):

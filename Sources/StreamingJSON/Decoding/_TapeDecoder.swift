@@ -73,14 +73,14 @@ final class _TapeDecoder: Decoder {
     /// are read straight from the tape instead of through `init(from:)`.
     func unwrap<T: Decodable>(_ type: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
         switch _FastType(T.self) {
-        case .string: return unsafeBitCast(try decodeString(at: index, path: path()), to: T.self)
-        case .int: return unsafeBitCast(try decodeInteger(Int.self, at: index, path: path()), to: T.self)
-        case .double: return unsafeBitCast(try decodeDouble(at: index, path: path()), to: T.self)
-        case .bool: return unsafeBitCast(try decodeBool(at: index, path: path()), to: T.self)
-        case .date: return unsafeBitCast(try decodeDate(at: index, path: path()), to: T.self)
-        case .data: return unsafeBitCast(try decodeData(at: index, path: path()), to: T.self)
-        case .url: return unsafeBitCast(try decodeURL(at: index, path: path()), to: T.self)
-        case .decimal: return unsafeBitCast(try decodeDecimal(at: index, path: path()), to: T.self)
+        case .string: return unsafe unsafeBitCast(try decodeString(at: index, path: path()), to: T.self)
+        case .int: return unsafe unsafeBitCast(try decodeInteger(Int.self, at: index, path: path()), to: T.self)
+        case .double: return unsafe unsafeBitCast(try decodeDouble(at: index, path: path()), to: T.self)
+        case .bool: return unsafe unsafeBitCast(try decodeBool(at: index, path: path()), to: T.self)
+        case .date: return unsafe unsafeBitCast(try decodeDate(at: index, path: path()), to: T.self)
+        case .data: return unsafe unsafeBitCast(try decodeData(at: index, path: path()), to: T.self)
+        case .url: return unsafe unsafeBitCast(try decodeURL(at: index, path: path()), to: T.self)
+        case .decimal: return unsafe unsafeBitCast(try decodeDecimal(at: index, path: path()), to: T.self)
         case .other: break
         default:
             if index != Self.streamedRoot { return try decodeScalarArray(type, at: index, path: path()) }
@@ -161,7 +161,7 @@ final class _TapeDecoder: Decoder {
     @inline(__always)
     func token(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
         guard let local = stream.local(index) else { throw dropped(path: path()) }
-        return stream.tokens[local]
+        return unsafe stream.tokens[local]
     }
 
     /// The kind of value at `index`, including the two off-tape values.
@@ -180,7 +180,7 @@ final class _TapeDecoder: Decoder {
     /// The bytes of a string, key or number token.
     @inline(__always)
     func bytes(of token: sj_token) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: stream.arena + token.arenaOffset, count: token.length)
+        unsafe UnsafeBufferPointer(start: stream.arena + token.arenaOffset, count: token.length)
     }
 
     /// Absolute index of the value after the one at `index`.
@@ -208,10 +208,10 @@ extension Array: _TapeDecodable where Element: Decodable {
         // when two threads decode an empty array at once.
         guard token.count > 0 else { return [] }
         var cursor = index + 1
-        return try Array(unsafeUninitializedCapacity: token.count) { buffer, initialized in
+        return unsafe try Array(unsafeUninitializedCapacity: token.count) { buffer, initialized in
             for position in 0..<token.count {
                 let element = try decoder.unwrap(Element.self, at: cursor, path: path.appending(index: position))
-                (buffer.baseAddress! + position).initialize(to: element)
+                unsafe (buffer.baseAddress! + position).initialize(to: element)
                 initialized = position + 1
                 cursor = try decoder.indexAfter(cursor, path: path)
             }
@@ -229,7 +229,7 @@ extension Dictionary: _TapeDecodable where Key == String, Value: Decodable {
         let end = member + token.span
         while member < end {
             let key = try decoder.token(at: member, path: path)
-            let name = String(decoding: decoder.bytes(of: key), as: UTF8.self)
+            let name = unsafe String(decoding: decoder.bytes(of: key), as: UTF8.self)
             let valueIndex = member + 1
             if result[name] == nil {
                 result[name] = try decoder.unwrap(Value.self, at: valueIndex,
@@ -247,15 +247,15 @@ extension _TapeDecoder {
     /// of about 2 000 instructions per array. `T` is one of `_FastType`'s arrays.
     func decodeScalarArray<T>(_: T.Type, at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> T {
         switch _FastType(T.self) {
-        case .strings: return unsafeBitCast(try scalarArray(_Read.String.self, at: index, path: path()), to: T.self)
-        case .doubles: return unsafeBitCast(try scalarArray(_Read.Double.self, at: index, path: path()), to: T.self)
-        case .ints: return unsafeBitCast(try scalarArray(_Read.Integer<Int>.self, at: index, path: path()), to: T.self)
-        case .bools: return unsafeBitCast(try scalarArray(_Read.Bool.self, at: index, path: path()), to: T.self)
-        case .floats: return unsafeBitCast(try scalarArray(_Read.Float.self, at: index, path: path()), to: T.self)
-        case .int64s: return unsafeBitCast(try scalarArray(_Read.Integer<Int64>.self, at: index, path: path()), to: T.self)
-        case .uint64s: return unsafeBitCast(try scalarArray(_Read.Integer<UInt64>.self, at: index, path: path()), to: T.self)
-        case .int32s: return unsafeBitCast(try scalarArray(_Read.Integer<Int32>.self, at: index, path: path()), to: T.self)
-        case .uint8s: return unsafeBitCast(try scalarArray(_Read.Integer<UInt8>.self, at: index, path: path()), to: T.self)
+        case .strings: return unsafe unsafeBitCast(try scalarArray(_Read.String.self, at: index, path: path()), to: T.self)
+        case .doubles: return unsafe unsafeBitCast(try scalarArray(_Read.Double.self, at: index, path: path()), to: T.self)
+        case .ints: return unsafe unsafeBitCast(try scalarArray(_Read.Integer<Int>.self, at: index, path: path()), to: T.self)
+        case .bools: return unsafe unsafeBitCast(try scalarArray(_Read.Bool.self, at: index, path: path()), to: T.self)
+        case .floats: return unsafe unsafeBitCast(try scalarArray(_Read.Float.self, at: index, path: path()), to: T.self)
+        case .int64s: return unsafe unsafeBitCast(try scalarArray(_Read.Integer<Int64>.self, at: index, path: path()), to: T.self)
+        case .uint64s: return unsafe unsafeBitCast(try scalarArray(_Read.Integer<UInt64>.self, at: index, path: path()), to: T.self)
+        case .int32s: return unsafe unsafeBitCast(try scalarArray(_Read.Integer<Int32>.self, at: index, path: path()), to: T.self)
+        case .uint8s: return unsafe unsafeBitCast(try scalarArray(_Read.Integer<UInt8>.self, at: index, path: path()), to: T.self)
         default:
             preconditionFailure("not a scalar array type")
         }
@@ -282,10 +282,10 @@ extension _TapeDecoder {
     @inline(__always)
     private func scalarArray<R: _ScalarRead>(_: R.Type, at index: Int,
                                              path: @autoclosure () -> _CodingPathNode) throws -> [R.Value] {
-        guard index >= 0, let local = stream.local(index), stream.tokens[local].kind == _Kind.array else {
+        guard index >= 0, let local = stream.local(index), unsafe stream.tokens[local].kind == _Kind.array else {
             throw mismatch([R.Value].self, at: index, path: path())
         }
-        let count = stream.tokens[local].count
+        let count = unsafe stream.tokens[local].count
         var result: [R.Value] = []
         result.reserveCapacity(count)
         for position in 0..<count {
@@ -298,7 +298,7 @@ extension _TapeDecoder {
     /// The token of an array or object, or Foundation's errors for null and other kinds.
     func containerToken(_ kind: UInt8, _ type: Any.Type, at index: Int, path: _CodingPathNode) throws -> sj_token {
         if index >= 0, let local = stream.local(index) {
-            let token = stream.tokens[local]
+            let token = unsafe stream.tokens[local]
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path)

@@ -32,33 +32,38 @@ struct _ValueBuilder {
     /// The value whose first token is `tokens[index]`.
     mutating func value(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> JSONValue {
         var cursor = index
-        return build(&cursor, tokens, arena)
+        return unsafe build(&cursor, tokens, arena)
     }
 
     /// The value at `tokens[index]`; when it is an object and `members` is
     /// given, with only those members (the others are skipped on the tape).
     mutating func value(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>,
                         keeping members: _Projection?) -> JSONValue {
-        guard let members, tokens[index].kind == _Kind.object else { return value(at: index, tokens: tokens, arena: arena) }
+        guard let members, unsafe tokens[index].kind == _Kind.object else {
+            return unsafe value(at: index, tokens: tokens, arena: arena)
+        }
         var object = JSONObject()
         var cursor = index + 1
-        for _ in 0..<tokens[index].count {
-            let token = tokens[cursor]
+        for _ in unsafe 0..<tokens[index].count {
+            let token = unsafe tokens[cursor]
             let kept = members.names.contains { name in
-                name.count == token.length
-                    && name.withUnsafeBufferPointer { _equalBytes($0.baseAddress!, arena + token.arenaOffset, token.length) }
+                unsafe name.count == token.length
+                    && name.withUnsafeBufferPointer {
+                        unsafe _equalBytes($0.baseAddress!, arena + token.arenaOffset, token.length)
+                    }
             }
             if kept {
-                object[self.key(at: cursor, tokens: tokens, arena: arena)] = value(at: cursor + 1, tokens: tokens, arena: arena)
+                unsafe object[self.key(at: cursor, tokens: tokens, arena: arena)] =
+                    unsafe value(at: cursor + 1, tokens: tokens, arena: arena)
             }
-            cursor += 1 + tokens[cursor + 1].size
+            unsafe cursor += 1 + tokens[cursor + 1].size
         }
         return .object(object)
     }
 
     private mutating func build(_ cursor: inout Int, _ tokens: UnsafePointer<sj_token>,
                                 _ arena: UnsafePointer<UInt8>) -> JSONValue {
-        let token = tokens[cursor]
+        let token = unsafe tokens[cursor]
         cursor += 1
         switch token.kind {
         case _Kind.null:
@@ -68,13 +73,13 @@ struct _ValueBuilder {
         case _Kind.false:
             return .bool(false)
         case _Kind.number:
-            return .number(JSONNumber(validatedText: Self.text(token, arena)))
+            return unsafe .number(JSONNumber(validatedText: Self.text(token, arena)))
         case _Kind.string:
-            return .string(Self.text(token, arena))
+            return unsafe .string(Self.text(token, arena))
         case _Kind.array:
             var array: [JSONValue] = []
             array.reserveCapacity(token.count)
-            for _ in 0..<token.count { array.append(build(&cursor, tokens, arena)) }
+            for _ in 0..<token.count { unsafe array.append(build(&cursor, tokens, arena)) }
             return .array(array)
         default:  // object: key tokens alternate with values
             let count = token.count
@@ -86,14 +91,14 @@ struct _ValueBuilder {
             var distinct = count <= Self.pairwiseLimit
             let base = keyStack.count
             for _ in 0..<count {
-                let key = tokens[cursor]
+                let key = unsafe tokens[cursor]
                 cursor += 1
                 if distinct {
-                    distinct = !isRepeated(key, from: base, arena)
+                    distinct = unsafe !isRepeated(key, from: base, arena)
                     keyStack.append(key)
                 }
-                keys.append(self.keys.string(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length)))
-                values.append(build(&cursor, tokens, arena))
+                unsafe keys.append(self.keys.string(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length)))
+                unsafe values.append(build(&cursor, tokens, arena))
             }
             keyStack.removeSubrange(base...)
             if distinct { return .object(JSONObject(_distinctKeys: keys, values: values)) }
@@ -110,7 +115,7 @@ struct _ValueBuilder {
         var position = base
         while position < keyStack.count {
             let other = keyStack[position]
-            if other.length == length && _equalBytes(arena + other.arenaOffset, arena + key.arenaOffset, length) {
+            if unsafe other.length == length && _equalBytes(arena + other.arenaOffset, arena + key.arenaOffset, length) {
                 return true
             }
             position += 1
@@ -120,13 +125,13 @@ struct _ValueBuilder {
 
     /// The key of the member whose key token is `tokens[index]`.
     func key(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> String {
-        let token = tokens[index]
-        return keys.string(UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length))
+        let token = unsafe tokens[index]
+        return unsafe keys.string(UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length))
     }
 
     @inline(__always)
     private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
-        String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
+        unsafe String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
     }
 }
 
@@ -135,7 +140,9 @@ struct _ValueBuilder {
 /// a comparison of the bytes; a miss makes the string and takes the slot.
 /// Plain pointers rather than arrays: a class's array properties would pay
 /// for a dynamic exclusivity check on every key.
-final class _KeyCache {
+///
+/// Safe: it owns the slots; a key's bytes are copied in, bounded by `maxLength`.
+@safe final class _KeyCache {
     static let slotCount = 512
     /// Longer keys are made every time (they are rare, and the slots stay small).
     static let maxLength = 32
@@ -145,39 +152,39 @@ final class _KeyCache {
     private let strings: UnsafeMutablePointer<String>
 
     init() {
-        bytes = .allocate(capacity: Self.slotCount * Self.maxLength)
-        lengths = .allocate(capacity: Self.slotCount)
-        lengths.initialize(repeating: -1, count: Self.slotCount)
-        strings = .allocate(capacity: Self.slotCount)
-        strings.initialize(repeating: "", count: Self.slotCount)
+        unsafe bytes = .allocate(capacity: Self.slotCount * Self.maxLength)
+        unsafe lengths = .allocate(capacity: Self.slotCount)
+        unsafe lengths.initialize(repeating: -1, count: Self.slotCount)
+        unsafe strings = .allocate(capacity: Self.slotCount)
+        unsafe strings.initialize(repeating: "", count: Self.slotCount)
     }
 
     deinit {
-        bytes.deallocate()
-        lengths.deallocate()
-        strings.deinitialize(count: Self.slotCount)
-        strings.deallocate()
+        unsafe bytes.deallocate()
+        unsafe lengths.deallocate()
+        unsafe strings.deinitialize(count: Self.slotCount)
+        unsafe strings.deallocate()
     }
 
     @inline(__always)
     func string(_ key: UnsafeBufferPointer<UInt8>) -> String {
         let length = key.count
         guard length > 0, length <= Self.maxLength, let base = key.baseAddress else {
-            return String(decoding: key, as: UTF8.self)
+            return unsafe String(decoding: key, as: UTF8.self)
         }
         var hash = UInt32(truncatingIfNeeded: length)
-        hash = hash &* 31 &+ UInt32(base[0])
-        hash = hash &* 31 &+ UInt32(base[length - 1])
-        hash = hash &* 31 &+ UInt32(base[length >> 1])
-        hash = hash &* 31 &+ UInt32(base[length >> 2])
+        hash = unsafe hash &* 31 &+ UInt32(base[0])
+        hash = unsafe hash &* 31 &+ UInt32(base[length - 1])
+        hash = unsafe hash &* 31 &+ UInt32(base[length >> 1])
+        hash = unsafe hash &* 31 &+ UInt32(base[length >> 2])
         hash ^= hash >> 9
         let slot = Int(hash) & (Self.slotCount - 1)
-        let stored = bytes + slot * Self.maxLength
-        if lengths[slot] == length && _equalBytes(stored, base, length) { return strings[slot] }
-        let string = String(decoding: key, as: UTF8.self)
-        stored.update(from: base, count: length)
-        lengths[slot] = length
-        strings[slot] = string
+        let stored = unsafe bytes + slot * Self.maxLength
+        if unsafe lengths[slot] == length && _equalBytes(stored, base, length) { return unsafe strings[slot] }
+        let string = unsafe String(decoding: key, as: UTF8.self)
+        unsafe stored.update(from: base, count: length)
+        unsafe lengths[slot] = length
+        unsafe strings[slot] = string
         return string
     }
 }
@@ -187,26 +194,26 @@ final class _KeyCache {
 /// loop over the bytes.
 @inline(__always)
 func _equalShortBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-    let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+    let a = unsafe UnsafeRawPointer(a), b = unsafe UnsafeRawPointer(b)
     switch count {
     case 0:
         return true
     case 1:
-        return a.load(as: UInt8.self) == b.load(as: UInt8.self)
+        return unsafe a.load(as: UInt8.self) == b.load(as: UInt8.self)
     case 2, 3:
-        return a.loadUnaligned(as: UInt16.self) == b.loadUnaligned(as: UInt16.self)
+        return unsafe a.loadUnaligned(as: UInt16.self) == b.loadUnaligned(as: UInt16.self)
             && a.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
                 == b.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
     case 4...7:
-        return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+        return unsafe a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
             && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
                 == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
     case 8...16:
-        return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+        return unsafe a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
             && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
                 == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     default:
-        return _equalBytes(a.assumingMemoryBound(to: UInt8.self), b.assumingMemoryBound(to: UInt8.self), count)
+        return unsafe _equalBytes(a.assumingMemoryBound(to: UInt8.self), b.assumingMemoryBound(to: UInt8.self), count)
     }
 }
 
@@ -216,12 +223,12 @@ func _equalShortBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ co
 func _equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
     var offset = 0
     while offset + 8 <= count {
-        if UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
+        if unsafe UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
             != UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self) { return false }
         offset += 8
     }
     while offset < count {
-        if a[offset] != b[offset] { return false }
+        if unsafe a[offset] != b[offset] { return false }
         offset += 1
     }
     return true

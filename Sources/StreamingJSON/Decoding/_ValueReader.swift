@@ -152,13 +152,13 @@ package final class _ValueReader {
                     if case .mark = event { index -= 1 } else { elementStart = start }
                     return event
                 }
-                if stream.tokens[local].kind == _Kind.oversized {
+                if unsafe stream.tokens[local].kind == _Kind.oversized {
                     let error = syntaxError(in: decoder.oversized(at: start, path: .root))
                     return .elementError(error, isLimit: true)
                 }
                 elementStart = start
                 guard buildsValues else { return .value(.null) }
-                return .value(builder.value(at: local, tokens: stream.tokens, arena: stream.arena))
+                return unsafe .value(builder.value(at: local, tokens: stream.tokens, arena: stream.arena))
             }
         } catch {
             if stream.pendingErrorsThrown != thrownBefore {
@@ -177,21 +177,21 @@ package final class _ValueReader {
 
     /// Making events: what the one token of the element at `local` is.
     private func event(at local: Int) -> Event {
-        let tokens = stream.tokens
-        let token = tokens[local]
+        let tokens = unsafe stream.tokens
+        let token = unsafe tokens[local]
         switch token.kind {
         case _Kind.mark: return .mark(.end)
         case _Kind.array: return .mark(.array)
         case _Kind.object: return .mark(.object)
-        case _Kind.key: return .key(builder.key(at: local, tokens: tokens, arena: stream.arena))
-        default: return .value(builder.value(at: local, tokens: tokens, arena: stream.arena))
+        case _Kind.key: return unsafe .key(builder.key(at: local, tokens: tokens, arena: stream.arena))
+        default: return unsafe .value(builder.value(at: local, tokens: tokens, arena: stream.arena))
         }
     }
 
     /// Following roots: a mark, or a member of a target object (nil for
     /// anything else, which is read as any element is).
     private func rootsEvent(at local: Int) -> Event? {
-        let token = stream.tokens[local]
+        let token = unsafe stream.tokens[local]
         if token.kind == _Kind.mark {
             let mark = _RootMark(code: Int32(token.a), keysFollowed: Int(token.b))
             switch mark {
@@ -203,14 +203,14 @@ package final class _ValueReader {
             return .mark(mark)
         }
         guard inTargetObject else { return nil }
-        let tokens = stream.tokens
-        if tokens[local + 1].kind == _Kind.oversized {
-            return .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
-                                 isLimit: true)
+        let tokens = unsafe stream.tokens
+        if unsafe tokens[local + 1].kind == _Kind.oversized {
+            return unsafe .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
+                                        isLimit: true)
         }
         guard buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
-        return .member(builder.key(at: local, tokens: tokens, arena: stream.arena),
-                       builder.value(at: local + 1, tokens: tokens, arena: stream.arena))
+        return unsafe .member(builder.key(at: local, tokens: tokens, arena: stream.arena),
+                              builder.value(at: local + 1, tokens: tokens, arena: stream.arena))
     }
 
     /// Writes the element (or member's value) last returned, which may not
@@ -218,21 +218,21 @@ package final class _ValueReader {
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         guard let start = elementStart, let local = stream.local(start) else { return }
         let value = inTargetObject ? local + 1 : local
-        writer.writeTapeValue(stream.tokens, stream.arena, at: value, level: level, into: &bytes)
+        unsafe writer.writeTapeValue(stream.tokens, stream.arena, at: value, level: level, into: &bytes)
     }
 
     /// Whether the element (or member's value) last returned is an array or
     /// object with something in it; read on the tape, whether built or not.
     package var lastElementIsNonEmptyContainer: Bool {
         guard let start = elementStart, let local = stream.local(start) else { return false }
-        let token = stream.tokens[inTargetObject ? local + 1 : local]
+        let token = unsafe stream.tokens[inTargetObject ? local + 1 : local]
         return (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0
     }
 
     /// What the element last returned is, as messages name it ("a number").
     package var lastElementKind: String {
         guard let start = elementStart, let local = stream.local(start) else { return "nothing" }
-        return _describeKind(stream.tokens[inTargetObject ? local + 1 : local].kind)
+        return unsafe _describeKind(stream.tokens[inTargetObject ? local + 1 : local].kind)
     }
 
     /// The element (or member's value) last returned, built now from the
@@ -240,19 +240,19 @@ package final class _ValueReader {
     package func lastElementValue(keeping members: _Projection?) -> JSONValue {
         guard let start = elementStart, let local = stream.local(start) else { return .null }
         let index = inTargetObject ? local + 1 : local
-        return builder.value(at: index, tokens: stream.tokens, arena: stream.arena, keeping: members)
+        return unsafe builder.value(at: index, tokens: stream.tokens, arena: stream.arena, keeping: members)
     }
 
     /// The key of the member last returned (when it was not built).
     package var lastMemberKey: String? {
         guard inTargetObject, let start = elementStart, let local = stream.local(start) else { return nil }
-        return builder.key(at: local, tokens: stream.tokens, arena: stream.arena)
+        return unsafe builder.key(at: local, tokens: stream.tokens, arena: stream.arena)
     }
 
     /// Where the element last returned as a value starts: line, column and byte offset.
     package func elementPosition() -> (line: Int, column: Int, byteOffset: Int)? {
         guard let start = elementStart, let local = stream.local(start) else { return nil }
-        let position = stream.position(of: stream.tokens[local].position)
+        let position = unsafe stream.position(of: stream.tokens[local].position)
         return (position.line, position.column, position.byteOffset)
     }
 
@@ -297,10 +297,10 @@ final class _ReaderSource: _ByteSource {
     }
 
     init(path: String, beforeBlockingRead: (() -> Void)?) throws {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var info = stat()
-        if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+        if unsafe fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
             close(fd)
             throw POSIXError(.EISDIR)
         }
@@ -329,7 +329,7 @@ final class _ReaderSource: _ByteSource {
         guard size != nil else { return (0, false) }
         let start = Int64(max(0, lseek(fd, 0, SEEK_CUR)))
         var first = [UInt8](repeating: 0, count: CompressedInputError.Format.signatureLength)
-        let count = first.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        let count = unsafe first.withUnsafeMutableBytes { unsafe pread(fd, $0.baseAddress, $0.count, off_t(start)) }
         return (start, count > 0 && CompressedInputError.Format.recognise(first.prefix(count)) != nil)
     }
 
@@ -343,7 +343,7 @@ final class _ReaderSource: _ByteSource {
     /// (stdin redirected from a file may not start at 0).
     private static func remainingSize(_ fd: Int32) -> Int? {
         var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard unsafe fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let offset = lseek(fd, 0, SEEK_CUR)
         return max(0, Int(info.st_size) - max(0, Int(offset)))
     }
@@ -351,10 +351,10 @@ final class _ReaderSource: _ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if let beforeBlockingRead {
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&request, 1, 0) == 0 { beforeBlockingRead() }
+            if unsafe poll(&request, 1, 0) == 0 { beforeBlockingRead() }
         }
         while true {
-            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            let count = unsafe Foundation.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)

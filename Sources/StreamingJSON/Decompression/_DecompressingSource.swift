@@ -49,13 +49,13 @@ final class _SniffingSource: _ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         switch state {
         case .plain:
-            if prefixOffset < prefix.count { return handOutPrefix(into: buffer) }
-            return try inner.read(into: buffer)
+            if prefixOffset < prefix.count { return unsafe handOutPrefix(into: buffer) }
+            return unsafe try inner.read(into: buffer)
         case .decompressing(var source):
-            return try source.read(into: buffer)
+            return unsafe try source.read(into: buffer)
         case .sniffing:
             guard try sniff() else { return -1 }
-            return try read(into: buffer)
+            return unsafe try read(into: buffer)
         }
     }
 
@@ -65,8 +65,8 @@ final class _SniffingSource: _ByteSource {
         var chunk = [UInt8](repeating: 0, count: CompressedInputError.Format.signatureLength)
         while prefix.count < chunk.count {
             if let first = prefix.first, !CompressedInputError.Format.mayBeginSignature(first) { break }
-            let count = try chunk.withUnsafeMutableBytes { bytes in
-                try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[prefix.count...]))
+            let count = unsafe try chunk.withUnsafeMutableBytes { bytes in
+                unsafe try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[prefix.count...]))
             }
             if count < 0 { return false }
             if count == 0 { break }
@@ -95,8 +95,8 @@ final class _SniffingSource: _ByteSource {
 
     private func handOutPrefix(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let count = min(buffer.count, prefix.count - prefixOffset)
-        prefix.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[prefixOffset..<(prefixOffset + count)]))
+        unsafe prefix.withUnsafeBytes { bytes in
+            unsafe buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[prefixOffset..<(prefixOffset + count)]))
         }
         prefixOffset += count
         return count
@@ -104,7 +104,8 @@ final class _SniffingSource: _ByteSource {
 }
 
 /// Decompresses `inner` with one of the `_Decompressor`s.
-final class _CompressedSource: _ByteSource {
+/// Safe: it owns its input buffer, read and written within `start..<end`.
+@safe final class _CompressedSource: _ByteSource {
     private var inner: any _ByteSource
     private let decompressor: any _Decompressor
     private let input: UnsafeMutableRawBufferPointer
@@ -122,13 +123,13 @@ final class _CompressedSource: _ByteSource {
     init(_ inner: any _ByteSource, decompressor: any _Decompressor, prefix: [UInt8]) {
         self.inner = inner
         self.decompressor = decompressor
-        input = .allocate(byteCount: max(Self.inputSize, prefix.count), alignment: 16)
-        prefix.withUnsafeBytes { input.copyMemory(from: $0) }
+        unsafe input = .allocate(byteCount: max(Self.inputSize, prefix.count), alignment: 16)
+        unsafe prefix.withUnsafeBytes { unsafe input.copyMemory(from: $0) }
         end = prefix.count
     }
 
     deinit {
-        input.deallocate()
+        unsafe input.deallocate()
     }
 
     /// Whether reading may block the caller (a descriptor): then it is worth a thread.
@@ -146,9 +147,9 @@ final class _CompressedSource: _ByteSource {
                 guard try fill() else { return -1 }
                 continue
             }
-            let output = UnsafeMutableRawBufferPointer(rebasing: buffer[produced...])
-            let step = decompressor.decompress(UnsafeRawBufferPointer(rebasing: input[start..<end]),
-                                               into: output, atEnd: innerEnded)
+            let output = unsafe UnsafeMutableRawBufferPointer(rebasing: buffer[produced...])
+            let step = unsafe decompressor.decompress(UnsafeRawBufferPointer(rebasing: input[start..<end]),
+                                                      into: output, atEnd: innerEnded)
             start += step.consumed
             compressedOffset += step.consumed
             byteOffset += step.produced
@@ -173,11 +174,11 @@ final class _CompressedSource: _ByteSource {
     private func fill() throws -> Bool {
         if start > 0 {
             let kept = end - start
-            if kept > 0 { input.baseAddress!.copyMemory(from: input.baseAddress! + start, byteCount: kept) }
+            if kept > 0 { unsafe input.baseAddress!.copyMemory(from: input.baseAddress! + start, byteCount: kept) }
             start = 0
             end = kept
         }
-        let count = try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: input[end...]))
+        let count = unsafe try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: input[end...]))
         if count < 0 { return false }
         if count == 0 { innerEnded = true }
         end += count

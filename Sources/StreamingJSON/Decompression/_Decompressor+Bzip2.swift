@@ -3,7 +3,8 @@ import CBzip2
 
 /// bzip2 through libbz2. Streams one after another (pbzip2, `cat`) decompress
 /// as one input, as `bzip2 -d` does.
-final class _Bzip2Decompressor: _Decompressor {
+/// Safe: it owns libbz2's stream state, from creation to release.
+@safe final class _Bzip2Decompressor: _Decompressor {
     static let format = CompressedInputError.Format.bzip2
 
     private let stream: UnsafeMutablePointer<bz_stream>
@@ -12,37 +13,37 @@ final class _Bzip2Decompressor: _Decompressor {
     private(set) var isAtStreamEnd = false
 
     init() throws(_DecompressionFailure) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: bz_stream())
+        unsafe stream = .allocate(capacity: 1)
+        unsafe stream.initialize(to: bz_stream())
         do throws(_DecompressionFailure) {
             try open()
         } catch {
-            stream.deallocate()
+            unsafe stream.deallocate()
             throw error
         }
     }
 
     deinit {
-        if isOpen { BZ2_bzDecompressEnd(stream) }
-        stream.deallocate()
+        if isOpen { unsafe BZ2_bzDecompressEnd(stream) }
+        unsafe stream.deallocate()
     }
 
     private func open() throws(_DecompressionFailure) {
-        if let failure = check(BZ2_bzDecompressInit(stream, 0, 0)) { throw failure }
+        if let failure = unsafe check(BZ2_bzDecompressInit(stream, 0, 0)) { throw failure }
         isOpen = true
     }
 
     func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                     atEnd: Bool) -> _DecompressionStep {
-        guard !input.isEmpty, !output.isEmpty else { return _DecompressionStep() }
+        guard unsafe !input.isEmpty, unsafe !output.isEmpty else { return _DecompressionStep() }
         if isAtStreamEnd {
             if input.count < 3 && !atEnd { return _DecompressionStep() }
-            guard input.count >= 3 && input[0] == 0x42 && input[1] == 0x5A && input[2] == 0x68 else {
+            guard unsafe input.count >= 3 && input[0] == 0x42 && input[1] == 0x5A && input[2] == 0x68 else {
                 return _DecompressionStep(failure: .trailingData)
             }
-            BZ2_bzDecompressEnd(stream)
+            unsafe BZ2_bzDecompressEnd(stream)
             isOpen = false
-            stream.pointee = bz_stream()
+            unsafe stream.pointee = unsafe bz_stream()
             do {
                 try open()
             } catch {
@@ -52,15 +53,16 @@ final class _Bzip2Decompressor: _Decompressor {
         }
         let availableIn = UInt32(min(input.count, Int(UInt32.max)))
         let availableOut = UInt32(min(output.count, Int(UInt32.max)))
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: CChar.self))
-        stream.pointee.avail_in = availableIn
-        stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: CChar.self)
-        stream.pointee.avail_out = availableOut
-        let status = BZ2_bzDecompress(stream)
+        unsafe stream.pointee.next_in =
+            unsafe UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: CChar.self))
+        unsafe stream.pointee.avail_in = availableIn
+        unsafe stream.pointee.next_out = unsafe output.baseAddress!.assumingMemoryBound(to: CChar.self)
+        unsafe stream.pointee.avail_out = availableOut
+        let status = unsafe BZ2_bzDecompress(stream)
         if status == BZ_STREAM_END { isAtStreamEnd = true }
-        return _DecompressionStep(consumed: Int(availableIn - stream.pointee.avail_in),
-                                  produced: Int(availableOut - stream.pointee.avail_out),
-                                  failure: status == BZ_STREAM_END ? nil : check(status))
+        return unsafe _DecompressionStep(consumed: Int(availableIn - stream.pointee.avail_in),
+                                         produced: Int(availableOut - stream.pointee.avail_out),
+                                         failure: status == BZ_STREAM_END ? nil : check(status))
     }
 
     /// Every libbz2 status goes through here.

@@ -3,7 +3,8 @@ import CZlib
 
 /// gzip through zlib's `inflate`. Members written one after another (`cat
 /// a.gz b.gz`, pigz, bgzip) decompress as one input, as `gzip -d` does.
-final class _GzipDecompressor: _Decompressor {
+/// Safe: it owns zlib's stream state, from creation to release.
+@safe final class _GzipDecompressor: _Decompressor {
     static let format = CompressedInputError.Format.gzip
 
     private let stream: UnsafeMutablePointer<z_stream>
@@ -11,41 +12,42 @@ final class _GzipDecompressor: _Decompressor {
     private(set) var isAtStreamEnd = false
 
     init() throws(_DecompressionFailure) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
+        unsafe stream = .allocate(capacity: 1)
+        unsafe stream.initialize(to: z_stream())
         // 15: the largest window; +16: a gzip header and trailer, not zlib's.
-        let status = inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = unsafe inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         if let failure = check(status) {
-            stream.deallocate()
+            unsafe stream.deallocate()
             throw failure
         }
     }
 
     deinit {
-        inflateEnd(stream)
-        stream.deallocate()
+        unsafe inflateEnd(stream)
+        unsafe stream.deallocate()
     }
 
     func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                     atEnd: Bool) -> _DecompressionStep {
-        guard !input.isEmpty, !output.isEmpty else { return _DecompressionStep() }
+        guard unsafe !input.isEmpty, unsafe !output.isEmpty else { return _DecompressionStep() }
         if isAtStreamEnd {
             // Another member, or bytes that do not belong.
             if input.count < 2 && !atEnd { return _DecompressionStep() }
-            guard input.count >= 2 && input[0] == 0x1F && input[1] == 0x8B else {
+            guard unsafe input.count >= 2 && input[0] == 0x1F && input[1] == 0x8B else {
                 return _DecompressionStep(failure: .trailingData)
             }
-            if let failure = check(inflateReset(stream)) { return _DecompressionStep(failure: failure) }
+            if let failure = unsafe check(inflateReset(stream)) { return _DecompressionStep(failure: failure) }
             isAtStreamEnd = false
         }
-        stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
-        stream.pointee.avail_in = uInt(min(input.count, Int(UInt32.max)))
-        stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(min(output.count, Int(UInt32.max)))
-        let availableIn = Int(stream.pointee.avail_in), availableOut = Int(stream.pointee.avail_out)
-        let status = inflate(stream, Z_NO_FLUSH)
-        let consumed = availableIn - Int(stream.pointee.avail_in)
-        let produced = availableOut - Int(stream.pointee.avail_out)
+        unsafe stream.pointee.next_in =
+            unsafe UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+        unsafe stream.pointee.avail_in = uInt(min(input.count, Int(UInt32.max)))
+        unsafe stream.pointee.next_out = unsafe output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+        unsafe stream.pointee.avail_out = uInt(min(output.count, Int(UInt32.max)))
+        let availableIn = unsafe Int(stream.pointee.avail_in), availableOut = unsafe Int(stream.pointee.avail_out)
+        let status = unsafe inflate(stream, Z_NO_FLUSH)
+        let consumed = unsafe availableIn - Int(stream.pointee.avail_in)
+        let produced = unsafe availableOut - Int(stream.pointee.avail_out)
         if status == Z_STREAM_END { isAtStreamEnd = true }
         return _DecompressionStep(consumed: consumed, produced: produced,
                                   failure: status == Z_STREAM_END ? nil : check(status))
@@ -63,7 +65,7 @@ final class _GzipDecompressor: _Decompressor {
         case Z_NEED_DICT:
             return .corrupt("a preset dictionary is needed")
         default:
-            return .corrupt(stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+            return unsafe .corrupt(stream.pointee.msg.map { unsafe String(cString: $0) } ?? "zlib error \(status)")
         }
     }
 }

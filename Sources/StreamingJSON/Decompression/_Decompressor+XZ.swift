@@ -3,7 +3,8 @@ import CLzma
 
 /// xz through liblzma. Streams one after another decompress as one input
 /// (`LZMA_CONCATENATED`), as `xz -d` does.
-final class _XZDecompressor: _Decompressor {
+/// Safe: it owns liblzma's stream state, from creation to release.
+@safe final class _XZDecompressor: _Decompressor {
     static let format = CompressedInputError.Format.xz
 
     private let stream: UnsafeMutablePointer<lzma_stream>
@@ -11,34 +12,34 @@ final class _XZDecompressor: _Decompressor {
     private(set) var isAtStreamEnd = false
 
     init() throws(_DecompressionFailure) {
-        stream = .allocate(capacity: 1)
+        unsafe stream = .allocate(capacity: 1)
         // Zeroed, which is what LZMA_STREAM_INIT spells.
-        stream.initialize(to: lzma_stream())
+        unsafe stream.initialize(to: lzma_stream())
         // LZMA_CONCATENATED, a macro Swift does not import.
         let concatenated: UInt32 = 0x08
-        if let failure = check(lzma_stream_decoder(stream, UInt64.max, concatenated)) {
-            stream.deallocate()
+        if let failure = unsafe check(lzma_stream_decoder(stream, UInt64.max, concatenated)) {
+            unsafe stream.deallocate()
             throw failure
         }
     }
 
     deinit {
-        lzma_end(stream)
-        stream.deallocate()
+        unsafe lzma_end(stream)
+        unsafe stream.deallocate()
     }
 
     func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
                     atEnd: Bool) -> _DecompressionStep {
-        guard !output.isEmpty, !isAtStreamEnd, !input.isEmpty || atEnd else { return _DecompressionStep() }
-        stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        stream.pointee.avail_in = input.count
-        stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        stream.pointee.avail_out = output.count
-        let status = lzma_code(stream, atEnd ? LZMA_FINISH : LZMA_RUN)
+        guard unsafe !output.isEmpty, !isAtStreamEnd, unsafe !input.isEmpty || atEnd else { return _DecompressionStep() }
+        unsafe stream.pointee.next_in = unsafe input.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        unsafe stream.pointee.avail_in = input.count
+        unsafe stream.pointee.next_out = unsafe output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        unsafe stream.pointee.avail_out = output.count
+        let status = unsafe lzma_code(stream, atEnd ? LZMA_FINISH : LZMA_RUN)
         if status == LZMA_STREAM_END { isAtStreamEnd = true }
-        return _DecompressionStep(consumed: input.count - stream.pointee.avail_in,
-                                  produced: output.count - stream.pointee.avail_out,
-                                  failure: status == LZMA_STREAM_END ? nil : check(status))
+        return unsafe _DecompressionStep(consumed: input.count - stream.pointee.avail_in,
+                                         produced: output.count - stream.pointee.avail_out,
+                                         failure: status == LZMA_STREAM_END ? nil : check(status))
     }
 
     /// Every liblzma status goes through here. `LZMA_BUF_ERROR` is "no

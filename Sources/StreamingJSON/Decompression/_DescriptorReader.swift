@@ -17,7 +17,7 @@ package final class _DescriptorReader {
     /// Fills the front of `buffer`; 0 at the end. Throws `POSIXError` for a
     /// failed read, `CompressedInputError` for a damaged archive.
     package func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        try source.read(into: buffer)
+        unsafe try source.read(into: buffer)
     }
 
     /// For a regular file that starts compressed, the file's bytes read so

@@ -45,14 +45,15 @@ final class _ReadAheadSource: _ByteSource {
         let chunk = current!
         if offset == chunk.count { return try chunk.end() }
         let count = min(buffer.count, chunk.count - offset)
-        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: chunk.bytes[offset..<(offset + count)]))
+        unsafe buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: chunk.bytes[offset..<(offset + count)]))
         offset += count
         return count
     }
 }
 
 /// Bytes the thread read, and whether they are the last.
-final class _Chunk {
+/// Safe: it owns `bytes`, allocated for its whole life.
+@safe final class _Chunk {
     let bytes: UnsafeMutableRawBufferPointer
     var count = 0
     /// The source ended (or failed) after these bytes.
@@ -60,11 +61,11 @@ final class _Chunk {
     var failure: (any Error)?
 
     init(size: Int) {
-        bytes = .allocate(byteCount: size, alignment: 16)
+        unsafe bytes = .allocate(byteCount: size, alignment: 16)
     }
 
     deinit {
-        bytes.deallocate()
+        unsafe bytes.deallocate()
     }
 
     /// What a read returns once the last chunk is drained: 0, or the failure.
@@ -146,7 +147,7 @@ private final class _ChunkFiller: @unchecked Sendable {
         defer { source = nil }
         while let chunk = queue.takeFree() {
             do {
-                let count = try source!.read(into: chunk.bytes)
+                let count = unsafe try source!.read(into: chunk.bytes)
                 chunk.count = max(count, 0)
                 chunk.isLast = count <= 0
             } catch {

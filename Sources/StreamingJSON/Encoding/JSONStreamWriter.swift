@@ -235,7 +235,7 @@ final class _TemporaryFile {
         let name = url.lastPathComponent
         while true {
             let candidate = directory + "/." + name + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36) + ".tmp"
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            let fd = unsafe open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
             if fd >= 0 {
                 descriptor = fd
                 path = candidate
@@ -252,12 +252,12 @@ final class _TemporaryFile {
         isOpen = false
         if close(descriptor) != 0, errno != EINTR {
             let code = errno
-            unlink(path)
+            unsafe unlink(path)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
         }
-        if rename(path, target) != 0 {
+        if unsafe rename(path, target) != 0 {
             let code = errno
-            unlink(path)
+            unsafe unlink(path)
             throw Self.writeError(errno: code, path: target)
         }
     }
@@ -266,7 +266,7 @@ final class _TemporaryFile {
         guard isOpen else { return }
         isOpen = false
         close(descriptor)
-        unlink(path)
+        unsafe unlink(path)
     }
 
     private static func writeError(errno code: Int32, path: String) -> CocoaError {

@@ -9,30 +9,30 @@ import Foundation
 extension _DirectEncoding {
     /// A keyed container over `frame`: one from the shelf when one is free.
     func keyedContainer<Key: CodingKey>(_: Key.Type, frame: Int, serial: UInt64) -> KeyedEncodingContainer<Key> {
-        guard shelf.isEnabled else {
+        guard unsafe shelf.isEnabled else {
             return KeyedEncodingContainer(_DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial))
         }
         let keyType = ObjectIdentifier(Key.self)
-        if let shelved = shelf.take(keyType) {
-            shelved.context._withUnsafeGuaranteedRef {
+        if let shelved = unsafe shelf.take(keyType) {
+            unsafe shelved.context._withUnsafeGuaranteedRef {
                 $0.frame = frame
                 $0.serial = serial
             }
-            return unsafeBitCast(shelved.box, to: KeyedEncodingContainer<Key>.self)
+            return unsafe unsafeBitCast(shelved.box, to: KeyedEncodingContainer<Key>.self)
         }
         let container = _DirectKeyedContainer<Key>(state: self, frame: frame, serial: serial)
-        guard shelf.hasRoom(for: KeyedEncodingContainer<Key>.self) else { return KeyedEncodingContainer(container) }
+        guard unsafe shelf.hasRoom(for: KeyedEncodingContainer<Key>.self) else { return KeyedEncodingContainer(container) }
         // Shelved, the target serves `Key` alone for its whole life.
-        if keyMode == .plain { container.target.spellings = _KeySlots(for: Key.self) }
+        if keyMode == .plain { unsafe container.target.spellings = unsafe _KeySlots(for: Key.self) }
         let keyed = KeyedEncodingContainer(container)
-        shelf.keep(keyed, keyType: keyType, context: container.target)
+        unsafe shelf.keep(keyed, keyType: keyType, context: container.target)
         return keyed
     }
 
     /// Keeps keyed containers for reuse while the scope lives (held by the
     /// owner of this encoding).
     func shelfScope() -> _ContainerShelfScope {
-        _ContainerShelfScope(enable: { self.shelf.isEnabled = true }, end: { self.shelf.removeAll() })
+        _ContainerShelfScope(enable: { unsafe self.shelf.isEnabled = true }, end: { unsafe self.shelf.removeAll() })
     }
 }
 
@@ -78,23 +78,23 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { state.codingPath(frame, serial) }
 
     mutating func encodeNil(forKey key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         state.out.writeLiteral("null")
     }
     mutating func encode(_ value: Bool, forKey key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         state.writeBool(value)
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         state.writeString(value)
     }
     mutating func encode(_ value: Double, forKey key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         try state.writeDouble(value)
     }
     mutating func encode(_ value: Float, forKey key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         try state.writeFloat(value)
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
@@ -110,12 +110,12 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     @inline(__always)
     private func integer<T: FixedWidthInteger>(_ value: T, _ key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         state.out.writeInteger(value)
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try state.beginMember(frame, serial, key, spellings: target.spellings)
+        unsafe try state.beginMember(frame, serial, key, spellings: target.spellings)
         if try state.encodeFast(value, level: frame &+ 1) { return }
         try state.encodeNested(value, parent: frame, segment: .key(key))
     }
@@ -163,7 +163,8 @@ struct _DirectKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 /// The frame a keyed container writes into.
-final class _DirectKeyedTarget {
+/// Safe: it owns `spellings`, freed when it goes.
+@safe final class _DirectKeyedTarget {
     let state: _DirectEncoding
     var frame: Int
     var serial: UInt64
@@ -177,7 +178,7 @@ final class _DirectKeyedTarget {
         self.serial = serial
     }
 
-    deinit { spellings?.deallocate() }
+    deinit { unsafe spellings?.deallocate() }
 }
 
 struct _DirectUnkeyedContainer: UnkeyedEncodingContainer {

@@ -14,30 +14,30 @@ extension _DirectEncoding {
     func beginMember<Key: CodingKey>(_ frame: Int, _ serial: UInt64, _ key: Key,
                                      spellings: _KeySlots? = nil) throws {
         try makeTop(frame, serial)
-        let index = Int(frames[frame].count)
+        let index = unsafe Int(frames[frame].count)
         separator(index, frame: frame)
-        let start = out.count &+ 1
+        let start = unsafe out.count &+ 1
         let hash: UInt64
-        if let spellings {
+        if let spellings = unsafe spellings {
             // (Only with `.plain` keys: the other strategies may depend on the path.)
-            let slot = spellings.slot(for: key)
-            if let bytes = slot.pointee.bytes {
-                let count = slot.pointee.count
+            let slot = unsafe spellings.slot(for: key)
+            if let bytes = unsafe slot.pointee.bytes {
+                let count = unsafe slot.pointee.count
                 if count <= 16 {
                     // Two word copies (the slot holds at least 16 bytes): most keys.
-                    let to = UnsafeMutableRawPointer(out.reserve(16))
+                    let to = unsafe UnsafeMutableRawPointer(out.reserve(16))
                     let from = UnsafeRawPointer(bytes)
-                    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    out.count &+= count
+                    unsafe to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    unsafe (to + 8).storeBytes(of: (from + 8).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    unsafe out.count &+= count
                 } else {
-                    out.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+                    unsafe out.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
                 }
-                hash = slot.pointee.hash
+                hash = unsafe slot.pointee.hash
             } else {
                 hash = writeString(key.stringValue)
-                slot.pointee = _KeyBytes(UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1),
-                                         hash: hash)
+                let written = unsafe UnsafeBufferPointer(start: out.base + (start &- 1), count: out.count &- start &+ 1)
+                unsafe slot.pointee = unsafe _KeyBytes(written, hash: hash)
             }
         } else {
             switch keyMode {
@@ -46,8 +46,8 @@ extension _DirectEncoding {
             case .custom: hash = writeString(customKey(key, frame: frame))
             }
         }
-        try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
-        frames[frame].count &+= 1
+        unsafe try noteKey(frame, start: start, length: out.count &- 1 &- start, hash: hash)
+        unsafe frames[frame].count &+= 1
         writeColon()
     }
 
@@ -60,7 +60,7 @@ extension _DirectEncoding {
 
     private func customKey<Key: CodingKey>(_ key: Key, frame: Int) -> String {
         guard case .custom(let convert) = options.keyEncodingStrategy else { return key.stringValue }
-        var path = codingPath(frame, frames[frame].serial)
+        var path = unsafe codingPath(frame, frames[frame].serial)
         path.append(key)
         return convert(path).stringValue
     }
@@ -70,24 +70,24 @@ extension _DirectEncoding {
     /// throws if it is there already.
     @inline(__always)
     private func noteKey(_ frame: Int, start: Int, length: Int, hash: UInt64) throws {
-        let key = out.base + start
+        let key = unsafe out.base + start
         let bit: UInt64 = 1 &<< (hash &>> 58)
-        let object = frames[frame]
+        let object = unsafe frames[frame]
         if object.count >= UInt32(_EncodingTape.indexedObjectSize) {
             return try noteLargeKey(frame, start: start, length: length)
         }
         if object.keyMask & bit != 0 {
             var span = Int(object.spansStart)
-            while span < spans.count {
-                let other = spans[span]
-                if other.length == length, Self.bytesEqual(out.base + other.start, key, length) { throw fallback() }
+            while unsafe span < spans.count {
+                let other = unsafe spans[span]
+                if other.length == length, unsafe Self.bytesEqual(out.base + other.start, key, length) { throw fallback() }
                 span &+= 1
             }
         }
-        frames[frame].keyMask = object.keyMask | bit
-        var keySpans = spans
-        keySpans.append(_KeySpan(start: start, length: length))
-        spans = keySpans
+        unsafe frames[frame].keyMask = object.keyMask | bit
+        var keySpans = unsafe spans
+        unsafe keySpans.append(_KeySpan(start: start, length: length))
+        unsafe spans = unsafe keySpans
     }
 
     @inline(never)
@@ -95,12 +95,13 @@ extension _DirectEncoding {
         hasLargeKeys = true
         if largeKeys[frame] == nil {
             var keys = Set<[UInt8]>()
-            for span in Int(frames[frame].spansStart)..<spans.count {
-                keys.insert(Array(UnsafeBufferPointer(start: out.base + spans[span].start, count: spans[span].length)))
+            for span in unsafe Int(frames[frame].spansStart)..<spans.count {
+                let bytes = unsafe UnsafeBufferPointer(start: out.base + spans[span].start, count: spans[span].length)
+                unsafe keys.insert(Array(bytes))
             }
             largeKeys[frame] = keys
         }
-        let key = Array(UnsafeBufferPointer(start: out.base + start, count: length))
+        let key = unsafe Array(UnsafeBufferPointer(start: out.base + start, count: length))
         guard largeKeys[frame]!.insert(key).inserted else { throw fallback() }
     }
 
@@ -108,12 +109,13 @@ extension _DirectEncoding {
     static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         var i = 0
         while length &- i >= 8 {
-            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+            if unsafe UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self)
+                != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
                 return false
             }
             i &+= 8
         }
-        return _FastScalars.loadPartial(a + i, length &- i) == _FastScalars.loadPartial(b + i, length &- i)
+        return unsafe _FastScalars.loadPartial(a + i, length &- i) == _FastScalars.loadPartial(b + i, length &- i)
     }
 
     /// Writes the separator before a new element of the array at `frame`;
@@ -121,9 +123,9 @@ extension _DirectEncoding {
     @inline(__always)
     func beginElement(_ frame: Int, _ serial: UInt64) throws -> Int {
         try makeTop(frame, serial)
-        let index = Int(frames[frame].count)
+        let index = unsafe Int(frames[frame].count)
         separator(index, frame: frame)
-        frames[frame].count &+= 1
+        unsafe frames[frame].count &+= 1
         return index
     }
 
@@ -132,22 +134,22 @@ extension _DirectEncoding {
             needsTape = true
             return 0
         }
-        return Int(frames[frame].count)
+        return unsafe Int(frames[frame].count)
     }
 
     /// Checks that the single-value slot at `frame` is still empty and on
     /// top; `fill` marks it written.
     @inline(__always)
     func beginSingle(_ frame: Int, _ serial: UInt64, fill: Bool) throws {
-        guard !needsTape, isOpen(frame, serial), frame == frames.count &- 1,
-              frames[frame].kind == .pending else { throw fallback() }
-        if fill { frames[frame].kind = .filled }
+        guard !needsTape, isOpen(frame, serial), unsafe frame == frames.count &- 1,
+              unsafe frames[frame].kind == .pending else { throw fallback() }
+        if fill { unsafe frames[frame].kind = .filled }
     }
 
     /// A new member holding a nested container.
     func openNested<Key: CodingKey>(_ frame: Int, _ serial: UInt64, key: Key,
                                     kind: _DirectFrame.Kind) -> (Int, UInt64) {
-        do { try beginMember(frame, serial, key) } catch { return (-1, 0) }
+        do { unsafe try beginMember(frame, serial, key) } catch { return (-1, 0) }
         return openChild(frame, kind: kind, segment: .key(key))
     }
 
@@ -174,7 +176,7 @@ extension _DirectEncoding {
 
     /// A new member whose value is filled through the returned encoder.
     func openSuper<Key: CodingKey>(_ frame: Int, _ serial: UInt64, key: Key) -> (Int, UInt64) {
-        do { try beginMember(frame, serial, key) } catch { return (-1, 0) }
+        do { unsafe try beginMember(frame, serial, key) } catch { return (-1, 0) }
         return push(.pending, .key(key))
     }
 
@@ -196,7 +198,7 @@ extension _DirectEncoding {
         if baseIndex >= 0 { keys.append(_JSONKey(index: baseIndex)) }
         if frame >= 1 {
             for level in 1...frame {
-                switch segments[level] {
+                switch unsafe segments[level] {
                 case .none: break
                 case .index(let index): keys.append(_JSONKey(index: index))
                 case .key(let key): keys.append(key)
@@ -210,7 +212,7 @@ extension _DirectEncoding {
         var node = baseIndex >= 0 ? _CodingPathNode.root.appending(index: baseIndex) : .root
         if frame >= 1 {
             for level in 1...frame {
-                switch segments[level] {
+                switch unsafe segments[level] {
                 case .none: break
                 case .index(let index): node = node.appending(index: index)
                 case .key(let key): node = node.appending(key)

@@ -21,23 +21,23 @@ extension _DirectEncoding {
     private func encodeFast<T: Encodable>(_ value: T, type: _FastType, level: Int) throws -> Bool {
         switch type {
         case .string:
-            writeString(unsafeBitCast(value, to: String.self))
+            unsafe writeString(unsafeBitCast(value, to: String.self))
         case .int:
-            out.writeInteger(unsafeBitCast(value, to: Int.self))
+            unsafe out.writeInteger(unsafeBitCast(value, to: Int.self))
         case .double:
-            try writeDouble(unsafeBitCast(value, to: Double.self))
+            unsafe try writeDouble(unsafeBitCast(value, to: Double.self))
         case .bool:
-            writeBool(unsafeBitCast(value, to: Bool.self))
+            unsafe writeBool(unsafeBitCast(value, to: Bool.self))
         case .date:
-            return try writeDate(unsafeBitCast(value, to: Date.self))
+            return unsafe try writeDate(unsafeBitCast(value, to: Date.self))
         case .data:
             guard dataIsBase64 else { return false }
-            writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
+            unsafe writeString(unsafeBitCast(value, to: Data.self).base64EncodedString())
         case .url:
-            writeString(unsafeBitCast(value, to: URL.self).absoluteString)
+            unsafe writeString(unsafeBitCast(value, to: URL.self).absoluteString)
         case .decimal:
-            var text = unsafeBitCast(value, to: Decimal.self).description
-            text.withUTF8 { out.append(contentsOf: $0) }
+            var text = unsafe unsafeBitCast(value, to: Decimal.self).description
+            text.withUTF8 { unsafe out.append(contentsOf: $0) }
         case .other, .floats, .int32s, .uint8s:
             return false
         case .strings, .doubles, .ints, .bools, .int64s, .uint64s:
@@ -50,11 +50,11 @@ extension _DirectEncoding {
     func encodeInto<T: Encodable>(_ value: T, frame: Int, serial: UInt64) throws {
         let type = _FastType(T.self)
         if try encodeFast(value, type: type, level: frame) {
-            frames[frame].kind = .filled
+            unsafe frames[frame].kind = .filled
             return
         }
         if type == .date {
-            let date = unsafeBitCast(value, to: Date.self)
+            let date = unsafe unsafeBitCast(value, to: Date.self)
             switch options.dateEncodingStrategy {
             case .custom(let closure):
                 // Nothing encoded leaves the slot pending: `{}`, as the tape writes.
@@ -65,7 +65,7 @@ extension _DirectEncoding {
             return
         }
         if type == .data {
-            let data = unsafeBitCast(value, to: Data.self)
+            let data = unsafe unsafeBitCast(value, to: Data.self)
             switch options.dataEncodingStrategy {
             case .custom(let closure):
                 try closure(data, _DirectEncoder(state: self, frame: frame, serial: serial))
@@ -84,7 +84,7 @@ extension _DirectEncoding {
                 return try bridge(special, frame: frame)
             }
             if plainTypeCount < 64 {
-                plainTypes[plainTypeCount] = ObjectIdentifier(T.self)
+                unsafe plainTypes[plainTypeCount] = ObjectIdentifier(T.self)
                 plainTypeCount &+= 1
             }
         }
@@ -95,7 +95,7 @@ extension _DirectEncoding {
     private func isPlain(_ id: ObjectIdentifier) -> Bool {
         var i = 0
         while i < plainTypeCount {
-            if plainTypes[i] == id { return true }
+            if unsafe plainTypes[i] == id { return true }
             i &+= 1
         }
         return false
@@ -115,7 +115,7 @@ extension _DirectEncoding {
     /// bracketed by a retain and a release of `out`.
     @inline(__always) @discardableResult
     func writeString(_ string: String) -> UInt64 {
-        Unmanaged.passUnretained(out)._withUnsafeGuaranteedRef { $0.writeString(string, escapesSlashes: escapesSlashes) }
+        unsafe Unmanaged.passUnretained(out)._withUnsafeGuaranteedRef { $0.writeString(string, escapesSlashes: escapesSlashes) }
     }
 
     @inline(__always)
@@ -173,42 +173,42 @@ extension _DirectEncoding {
         let count: Int
         switch type {
         case .strings:
-            let array = unsafeBitCast(value, to: [String].self)
+            let array = unsafe unsafeBitCast(value, to: [String].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 writeString(array[index])
             }
         case .doubles:
-            let array = unsafeBitCast(value, to: [Double].self)
+            let array = unsafe unsafeBitCast(value, to: [Double].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 try writeDouble(array[index])
             }
         case .ints:
-            let array = unsafeBitCast(value, to: [Int].self)
+            let array = unsafe unsafeBitCast(value, to: [Int].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 out.writeInteger(array[index])
             }
         case .bools:
-            let array = unsafeBitCast(value, to: [Bool].self)
+            let array = unsafe unsafeBitCast(value, to: [Bool].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 writeBool(array[index])
             }
         case .int64s:
-            let array = unsafeBitCast(value, to: [Int64].self)
+            let array = unsafe unsafeBitCast(value, to: [Int64].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
                 out.writeInteger(array[index])
             }
         case .uint64s:
-            let array = unsafeBitCast(value, to: [UInt64].self)
+            let array = unsafe unsafeBitCast(value, to: [UInt64].self)
             count = array.count
             for index in 0..<count {
                 separator(index, frame: level)
@@ -224,14 +224,14 @@ extension _DirectEncoding {
     func encodeArray<Element: Encodable>(_ array: [Element], frame: Int, serial: UInt64) throws {
         guard baseDepth &+ frame < maxDepth else { throw fallback() }
         // Complete once written: no container may be asked of this slot.
-        frames[frame].kind = .filled
+        unsafe frames[frame].kind = .filled
         out.writeByte(UInt8(ascii: "["))
         var index = 0
         for element in array {
             separator(index, frame: frame)
             if try !encodeFast(element, level: frame &+ 1) {
                 try encodeNested(element, parent: frame, segment: .index(index))
-                guard frames.count == frame &+ 1, frames[frame].serial == serial else { throw fallback() }
+                guard unsafe frames.count == frame &+ 1, unsafe frames[frame].serial == serial else { throw fallback() }
             }
             index &+= 1
         }
@@ -241,7 +241,7 @@ extension _DirectEncoding {
     /// `[String: V]`: keys as they are (no key strategy, no duplicates).
     func encodeDictionary<Value: Encodable>(_ dictionary: [String: Value], frame: Int, serial: UInt64) throws {
         guard baseDepth &+ frame < maxDepth else { throw fallback() }
-        frames[frame].kind = .filled
+        unsafe frames[frame].kind = .filled
         out.writeByte(UInt8(ascii: "{"))
         var index = 0
         for (key, value) in dictionary {
@@ -250,7 +250,7 @@ extension _DirectEncoding {
             writeColon()
             if try !encodeFast(value, level: frame &+ 1) {
                 try encodeNested(value, parent: frame, segment: .key(_JSONKey(stringValue: key)))
-                guard frames.count == frame &+ 1, frames[frame].serial == serial else { throw fallback() }
+                guard unsafe frames.count == frame &+ 1, unsafe frames[frame].serial == serial else { throw fallback() }
             }
             index &+= 1
         }
@@ -278,6 +278,6 @@ extension _DirectEncoding {
         }
         guard tape.misuse == nil else { throw fallback() }
         try bridgeWriter!.write(root, depth: baseIndent &+ frame, into: out)
-        frames[frame].kind = .filled
+        unsafe frames[frame].kind = .filled
     }
 }

@@ -33,7 +33,10 @@ import Foundation
 /// This file holds the state and the stack of frames; the members and
 /// elements are in `_DirectEncoding+Members.swift`, the values in
 /// `+Values.swift`, the encoder and its containers in `+Containers.swift`.
-final class _DirectEncoding {
+///
+/// Safe: it owns the frame stack and its key spans and path segments, and
+/// every container's (frame, serial) is checked (`isOpen`) before use.
+@safe final class _DirectEncoding {
     let out: _JSONOutput
     let options: _EncodingOptions
     let pretty: Bool
@@ -47,8 +50,8 @@ final class _DirectEncoding {
     enum KeyMode { case plain, snakeCase, custom }
     enum DateMode { case deferred, seconds, milliseconds, iso8601, formatted, custom }
 
-    var frames = _Growable<_DirectFrame>(capacity: 32)
-    var spans = _Growable<_KeySpan>(capacity: 64)
+    var frames = unsafe _Growable<_DirectFrame>(capacity: 32)
+    var spans = unsafe _Growable<_KeySpan>(capacity: 64)
     private(set) var segments: UnsafeMutablePointer<_PathSegment>
     private var segmentCapacity = 32
     private var nextSerial: UInt64 = 1
@@ -100,15 +103,15 @@ final class _DirectEncoding {
         case .custom: dateMode = .custom
         }
         if case .base64 = options.dataEncodingStrategy { dataIsBase64 = true } else { dataIsBase64 = false }
-        segments = .allocate(capacity: segmentCapacity)
+        unsafe segments = .allocate(capacity: segmentCapacity)
     }
 
     deinit {
-        segments.deinitialize(count: frames.count)
-        segments.deallocate()
-        plainTypes.deallocate()
-        frames.deallocate()
-        spans.deallocate()
+        unsafe segments.deinitialize(count: frames.count)
+        unsafe segments.deallocate()
+        unsafe plainTypes.deallocate()
+        unsafe frames.deallocate()
+        unsafe spans.deallocate()
     }
 
     // MARK: Root
@@ -123,12 +126,12 @@ final class _DirectEncoding {
         let (root, serial) = push(.pending, .none)
         try encodeInto(value, frame: root, serial: serial)
         guard !needsTape else { return }
-        guard frames.count > 0, frames[0].serial == serial else {
+        guard unsafe frames.count > 0, unsafe frames[0].serial == serial else {
             needsTape = true
             return
         }
         // A top-level value that encoded nothing is the tape's error to report.
-        if !isElement, frames[0].kind == .pending {
+        if !isElement, unsafe frames[0].kind == .pending {
             needsTape = true
             return
         }
@@ -136,9 +139,9 @@ final class _DirectEncoding {
     }
 
     private func reset() {
-        segments.deinitialize(count: frames.count)
-        frames.removeAll()
-        spans.removeAll()
+        unsafe segments.deinitialize(count: frames.count)
+        unsafe frames.removeAll()
+        unsafe spans.removeAll()
         if hasLargeKeys {
             largeKeys.removeAll()
             hasLargeKeys = false
@@ -156,22 +159,22 @@ final class _DirectEncoding {
 
     @inline(__always)
     func isOpen(_ frame: Int, _ serial: UInt64) -> Bool {
-        UInt(bitPattern: frame) < UInt(bitPattern: frames.count) && frames[frame].serial == serial
+        unsafe UInt(bitPattern: frame) < UInt(bitPattern: frames.count) && frames[frame].serial == serial
     }
 
     @inline(__always)
     func push(_ kind: _DirectFrame.Kind, _ segment: _PathSegment) -> (Int, UInt64) {
-        let index = frames.count
+        let index = unsafe frames.count
         let serial = nextSerial
         nextSerial &+= 1
         // Grow first: growSegments moves the segments of the frames on the
         // stack, which must not include the one being pushed yet.
         if index == segmentCapacity { growSegments() }
-        var stack = frames
-        stack.append(_DirectFrame(kind: kind, count: 0, spansStart: UInt32(truncatingIfNeeded: spans.count),
-                                  serial: serial, keyMask: 0))
-        frames = stack
-        (segments + index).initialize(to: segment)
+        var stack = unsafe frames
+        unsafe stack.append(_DirectFrame(kind: kind, count: 0, spansStart: UInt32(truncatingIfNeeded: spans.count),
+                                         serial: serial, keyMask: 0))
+        unsafe frames = unsafe stack
+        unsafe (segments + index).initialize(to: segment)
         return (index, serial)
     }
 
@@ -179,21 +182,21 @@ final class _DirectEncoding {
     private func growSegments() {
         let capacity = segmentCapacity * 2
         let grown = UnsafeMutablePointer<_PathSegment>.allocate(capacity: capacity)
-        grown.moveInitialize(from: segments, count: frames.count)
-        segments.deallocate()
-        segments = grown
+        unsafe grown.moveInitialize(from: segments, count: frames.count)
+        unsafe segments.deallocate()
+        unsafe segments = unsafe grown
         segmentCapacity = capacity
     }
 
     /// Closes every frame from the top down to index `index` (kept).
     @inline(__always)
     func closeFrames(downTo index: Int) {
-        while frames.count > index { closeTop() }
+        while unsafe frames.count > index { closeTop() }
     }
 
     private func closeTop() {
-        let index = frames.count - 1
-        let frame = frames[index]
+        let index = unsafe frames.count - 1
+        let frame = unsafe frames[index]
         let indent = baseIndent &+ index
         switch frame.kind {
         case .pending:
@@ -207,13 +210,13 @@ final class _DirectEncoding {
             closeBracket(UInt8(ascii: "}"), count: Int(frame.count), indent: indent)
             if hasLargeKeys { largeKeys[index] = nil }
         }
-        var keySpans = spans
-        keySpans.truncate(to: Int(frame.spansStart))
-        spans = keySpans
-        (segments + index).deinitialize(count: 1)
-        var stack = frames
-        stack.removeLast()
-        frames = stack
+        var keySpans = unsafe spans
+        unsafe keySpans.truncate(to: Int(frame.spansStart))
+        unsafe spans = unsafe keySpans
+        unsafe (segments + index).deinitialize(count: 1)
+        var stack = unsafe frames
+        unsafe stack.removeLast()
+        unsafe frames = unsafe stack
     }
 
     /// The end of a container with `count` children, in the tape writer's layout.
@@ -240,11 +243,11 @@ final class _DirectEncoding {
     @inline(__always)
     func writeColon() {
         if pretty {
-            let p = out.reserve(3)
-            p[0] = 0x20
-            p[1] = UInt8(ascii: ":")
-            p[2] = 0x20
-            out.count &+= 3
+            let p = unsafe out.reserve(3)
+            unsafe p[0] = 0x20
+            unsafe p[1] = UInt8(ascii: ":")
+            unsafe p[2] = 0x20
+            unsafe out.count &+= 3
         } else {
             out.writeByte(UInt8(ascii: ":"))
         }
@@ -254,7 +257,7 @@ final class _DirectEncoding {
     @inline(__always)
     func makeTop(_ frame: Int, _ serial: UInt64) throws {
         guard !needsTape, isOpen(frame, serial) else { throw fallback() }
-        if frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
+        if unsafe frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
     }
 
     /// The encoder at `frame` asks for a container of `kind`: the pending
@@ -264,15 +267,15 @@ final class _DirectEncoding {
             needsTape = true
             return false
         }
-        if frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
-        let current = frames[frame].kind
+        if unsafe frame != frames.count &- 1 { closeFrames(downTo: frame &+ 1) }
+        let current = unsafe frames[frame].kind
         if current == kind { return true }
         guard current == .pending, baseDepth &+ frame < maxDepth else {
             needsTape = true
             return false
         }
         out.writeByte(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        frames[frame].kind = kind
+        unsafe frames[frame].kind = kind
         return true
     }
 }

@@ -26,8 +26,12 @@ import Foundation
 /// Duplicate keys are found by a 64-bit mask of key hashes per object, so
 /// the common case (a new key) costs one bit test; objects past
 /// `_EncodingTape.indexedObjectSize` members get a dictionary of their keys.
-final class _EncodingTape {
-    var nodes = _Growable<_Node>(capacity: 64)
+///
+/// Safe: it owns the two buffers. A node is an unchecked index into them,
+/// so the methods that take one are `@unsafe`: it must be one this tape
+/// returned since its last `reset()`.
+@safe final class _EncodingTape {
+    var nodes = unsafe _Growable<_Node>(capacity: 64)
     /// Scalars' text and raw keys, written by the same `_JSONOutput` methods
     /// as the direct encoder's output, so both paths format alike.
     let bytes = _JSONOutput(capacity: 1024)
@@ -46,13 +50,13 @@ final class _EncodingTape {
     init() {}
 
     deinit {
-        nodes.deallocate()
+        unsafe nodes.deallocate()
     }
 
     /// Empties the tape for the next value, keeping its storage.
     func reset() {
-        nodes.removeAll()
-        bytes.truncate(to: 0)
+        unsafe nodes.removeAll()
+        unsafe bytes.truncate(to: 0)
         if !largeObjects.isEmpty { largeObjects.removeAll() }
         misuse = nil
     }
@@ -85,52 +89,52 @@ final class _EncodingTape {
     /// Appends a node with nothing in it yet.
     @inline(__always)
     func appendEmptyNode() -> UInt32 {
-        let index = UInt32(truncatingIfNeeded: nodes.count)
+        let index = unsafe UInt32(truncatingIfNeeded: nodes.count)
         // Appending to a local copy keeps the access to the stored property
         // instantaneous (see `_Growable`); the copy is stored straight back.
-        var nodes = self.nodes
-        nodes.append(.emptyNode)
-        self.nodes = nodes
+        var nodes = unsafe self.nodes
+        unsafe nodes.append(.emptyNode)
+        unsafe self.nodes = unsafe nodes
         return index
     }
 
     /// Makes `node` a container of `kind`, keeping its children if it already
     /// is one (a container requested twice is the same container). Returns
     /// false when the node already holds something else.
-    func makeContainer(_ node: UInt32, kind: Kind) -> Bool {
-        let current = nodes[Int(node)].kind
+    @unsafe func makeContainer(_ node: UInt32, kind: Kind) -> Bool {
+        let current = unsafe nodes[Int(node)].kind
         if current == kind { return true }
         guard current == .empty else { return false }
-        nodes[Int(node)].kind = kind
-        nodes[Int(node)].first = Self.none
-        nodes[Int(node)].last = Self.none
-        nodes[Int(node)].count = 0
-        nodes[Int(node)].keyMask = 0
+        unsafe nodes[Int(node)].kind = kind
+        unsafe nodes[Int(node)].first = Self.none
+        unsafe nodes[Int(node)].last = Self.none
+        unsafe nodes[Int(node)].count = 0
+        unsafe nodes[Int(node)].keyMask = 0
         return true
     }
 
     /// Replaces what `node` holds with the scalar text `body` writes to `bytes`.
     @inline(__always)
-    func setScalar(_ node: UInt32, _ body: (_JSONOutput) -> Void) {
+    @unsafe func setScalar(_ node: UInt32, _ body: (_JSONOutput) -> Void) {
         let bytes = self.bytes
-        let start = bytes.count
+        let start = unsafe bytes.count
         body(bytes)
-        let end = bytes.count
-        nodes[Int(node)].kind = .scalar
-        nodes[Int(node)].first = UInt32(truncatingIfNeeded: start)
-        nodes[Int(node)].last = UInt32(truncatingIfNeeded: end - start)
+        let end = unsafe bytes.count
+        unsafe nodes[Int(node)].kind = .scalar
+        unsafe nodes[Int(node)].first = UInt32(truncatingIfNeeded: start)
+        unsafe nodes[Int(node)].last = UInt32(truncatingIfNeeded: end - start)
     }
 
     /// Empties `node` so that a value encoded again under a duplicate key
     /// replaces the old one.
-    func clear(_ node: UInt32) {
-        nodes[Int(node)].kind = .empty
+    @unsafe func clear(_ node: UInt32) {
+        unsafe nodes[Int(node)].kind = .empty
     }
 
     // MARK: Arrays
 
     /// Appends a new empty element to the array `array` and returns it.
-    func appendElement(to array: UInt32) -> UInt32 {
+    @unsafe func appendElement(to array: UInt32) -> UInt32 {
         let child = appendEmptyNode()
         link(child, into: array)
         return child
@@ -138,79 +142,79 @@ final class _EncodingTape {
 
     @inline(__always)
     private func link(_ child: UInt32, into container: UInt32) {
-        let last = nodes[Int(container)].last
+        let last = unsafe nodes[Int(container)].last
         if last == Self.none {
-            nodes[Int(container)].first = child
+            unsafe nodes[Int(container)].first = child
         } else {
-            nodes[Int(last)].next = child
+            unsafe nodes[Int(last)].next = child
         }
-        nodes[Int(container)].last = child
-        nodes[Int(container)].count &+= 1
+        unsafe nodes[Int(container)].last = child
+        unsafe nodes[Int(container)].count &+= 1
     }
 
     // MARK: Objects
 
     /// The member of `object` for `key` (raw UTF-8): the existing one when the
     /// key was encoded before, emptied if `replacing`, else a new one.
-    func member(of object: UInt32, key: String, replacing: Bool) -> UInt32 {
+    @unsafe func member(of object: UInt32, key: String, replacing: Bool) -> UInt32 {
         var key = key
-        return key.withUTF8 { member(of: object, key: $0, replacing: replacing) }
+        return key.withUTF8 { unsafe member(of: object, key: $0, replacing: replacing) }
     }
 
-    func member(of object: UInt32, key: UnsafeBufferPointer<UInt8>, replacing: Bool) -> UInt32 {
-        let bit: UInt64 = 1 &<< UInt64(Self.keyHash(key) & 63)
-        let node = nodes[Int(object)]
+    @unsafe func member(of object: UInt32, key: UnsafeBufferPointer<UInt8>, replacing: Bool) -> UInt32 {
+        let bit: UInt64 = unsafe 1 &<< UInt64(Self.keyHash(key) & 63)
+        let node = unsafe nodes[Int(object)]
         if node.count >= Self.indexedObjectSize {
-            return indexedMember(of: object, key: key, bit: bit, replacing: replacing)
+            return unsafe indexedMember(of: object, key: key, bit: bit, replacing: replacing)
         }
-        if node.keyMask & bit != 0, let existing = findMember(of: object, key: key) {
-            if replacing { clear(existing) }
+        if node.keyMask & bit != 0, let existing = unsafe findMember(of: object, key: key) {
+            if replacing { unsafe clear(existing) }
             return existing
         }
-        let child = appendMember(to: object, key: key, bit: bit)
-        if nodes[Int(object)].count == UInt32(Self.indexedObjectSize) { buildIndex(of: object) }
+        let child = unsafe appendMember(to: object, key: key, bit: bit)
+        if unsafe nodes[Int(object)].count == UInt32(Self.indexedObjectSize) { buildIndex(of: object) }
         return child
     }
 
     private func appendMember(to object: UInt32, key: UnsafeBufferPointer<UInt8>, bit: UInt64) -> UInt32 {
-        let keyStart = bytes.count
-        bytes.append(contentsOf: key)
+        let keyStart = unsafe bytes.count
+        unsafe bytes.append(contentsOf: key)
         let child = appendEmptyNode()
-        nodes[Int(child)].keyStart = UInt32(truncatingIfNeeded: keyStart)
-        nodes[Int(child)].keyLength = UInt32(truncatingIfNeeded: key.count)
-        nodes[Int(object)].keyMask |= bit
+        unsafe nodes[Int(child)].keyStart = UInt32(truncatingIfNeeded: keyStart)
+        unsafe nodes[Int(child)].keyLength = UInt32(truncatingIfNeeded: key.count)
+        unsafe nodes[Int(object)].keyMask |= bit
         link(child, into: object)
         return child
     }
 
     private func findMember(of object: UInt32, key: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        var child = nodes[Int(object)].first
+        var child = unsafe nodes[Int(object)].first
         while child != Self.none {
-            if keyEquals(child, key) { return child }
-            child = nodes[Int(child)].next
+            if unsafe keyEquals(child, key) { return child }
+            child = unsafe nodes[Int(child)].next
         }
         return nil
     }
 
     @inline(__always)
     private func keyEquals(_ child: UInt32, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let node = nodes[Int(child)]
+        let node = unsafe nodes[Int(child)]
         guard Int(node.keyLength) == key.count else { return false }
-        return key.isEmpty || memcmp(bytes.base + Int(node.keyStart), key.baseAddress!, key.count) == 0
+        return unsafe key.isEmpty || memcmp(bytes.base + Int(node.keyStart), key.baseAddress!, key.count) == 0
     }
 
     private func key(of child: UInt32) -> [UInt8] {
-        let node = nodes[Int(child)]
-        return Array(UnsafeBufferPointer(start: bytes.base + Int(node.keyStart), count: Int(node.keyLength)))
+        let node = unsafe nodes[Int(child)]
+        return unsafe Array(UnsafeBufferPointer(start: bytes.base + Int(node.keyStart), count: Int(node.keyLength)))
     }
 
     @inline(never)
     private func buildIndex(of object: UInt32) {
         var index: [[UInt8]: UInt32] = [:]
-        var child = nodes[Int(object)].first
+        var child = unsafe nodes[Int(object)].first
         while child != Self.none {
             index[key(of: child)] = child
-            child = nodes[Int(child)].next
+            child = unsafe nodes[Int(child)].next
         }
         largeObjects[object] = index
     }
@@ -218,12 +222,12 @@ final class _EncodingTape {
     @inline(never)
     private func indexedMember(of object: UInt32, key: UnsafeBufferPointer<UInt8>, bit: UInt64,
                                replacing: Bool) -> UInt32 {
-        let keyBytes = Array(key)
+        let keyBytes = unsafe Array(key)
         if let existing = largeObjects[object]?[keyBytes] {
-            if replacing { clear(existing) }
+            if replacing { unsafe clear(existing) }
             return existing
         }
-        let child = appendMember(to: object, key: key, bit: bit)
+        let child = unsafe appendMember(to: object, key: key, bit: bit)
         largeObjects[object, default: [:]][keyBytes] = child
         return child
     }
@@ -235,10 +239,10 @@ final class _EncodingTape {
         var hash: UInt32 = 2_166_136_261 ^ UInt32(truncatingIfNeeded: key.count)
         let n = key.count
         if n <= 16 {
-            for byte in key { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+            for unsafe byte in unsafe key { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
         } else {
-            for i in 0..<8 { hash = (hash ^ UInt32(key[i])) &* 16_777_619 }
-            for i in (n - 8)..<n { hash = (hash ^ UInt32(key[i])) &* 16_777_619 }
+            for i in 0..<8 { hash = unsafe (hash ^ UInt32(key[i])) &* 16_777_619 }
+            for i in (n - 8)..<n { hash = unsafe (hash ^ UInt32(key[i])) &* 16_777_619 }
         }
         return hash ^ (hash >> 16)
     }

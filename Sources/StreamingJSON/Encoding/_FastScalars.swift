@@ -35,28 +35,28 @@ enum _FastScalars {
     /// on the left), written at `p`.
     @inline(__always)
     static func writeDigits(_ value: UInt64, length: Int, to p: UnsafeMutablePointer<UInt8>) {
-        let pairs = digitPairs.utf8Start
+        let pairs = unsafe digitPairs.utf8Start
         var i = length
         var rest = value
         while i >= 2 {
             let (q, r) = rest.quotientAndRemainder(dividingBy: 100)
             i &-= 2
-            p[i] = pairs[Int(r) &* 2]
-            p[i &+ 1] = pairs[Int(r) &* 2 &+ 1]
+            unsafe p[i] = unsafe pairs[Int(r) &* 2]
+            unsafe p[i &+ 1] = unsafe pairs[Int(r) &* 2 &+ 1]
             rest = q
         }
-        if i == 1 { p[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
+        if i == 1 { unsafe p[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30 }
     }
 
     /// `value` in decimal at `p` (room for 20 bytes); returns the length.
     @inline(__always)
     static func formatUnsigned(_ value: UInt64, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if value < 10 {
-            p[0] = UInt8(truncatingIfNeeded: value) &+ 0x30
+            unsafe p[0] = UInt8(truncatingIfNeeded: value) &+ 0x30
             return 1
         }
         let length = decimalLength(value)
-        writeDigits(value, length: length, to: p)
+        unsafe writeDigits(value, length: length, to: p)
         return length
     }
 
@@ -78,22 +78,22 @@ enum _FastScalars {
         let magnitude = value.magnitude
         if magnitude == 0 {
             if value.sign == .minus {
-                p[0] = UInt8(ascii: "-")
-                p[1] = UInt8(ascii: "0")
+                unsafe p[0] = UInt8(ascii: "-")
+                unsafe p[1] = UInt8(ascii: "0")
                 return 2
             }
-            p[0] = UInt8(ascii: "0")
+            unsafe p[0] = UInt8(ascii: "0")
             return 1
         }
         if magnitude >= 1e-3, magnitude < 0x1p45, let (digits, decimals) = fewDecimals(magnitude) {
-            var q = p
+            var q = unsafe p
             if value < 0 {
-                q[0] = UInt8(ascii: "-")
-                q += 1
+                unsafe q[0] = UInt8(ascii: "-")
+                unsafe q += 1
             }
-            return (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
+            return unsafe (q - p) &+ formatFixed(digits, decimals: decimals, to: q)
         }
-        return copyDescription(value.description, to: p)
+        return unsafe copyDescription(value.description, to: p)
     }
 
     /// The digits m and the count k of the shortest decimal m·10^-k of
@@ -143,8 +143,10 @@ enum _FastScalars {
         var text = description
         return text.withUTF8 { utf8 in
             var length = min(utf8.count, maxNumberLength)
-            if length >= 2, utf8[length - 2] == UInt8(ascii: "."), utf8[length - 1] == UInt8(ascii: "0") { length -= 2 }
-            p.update(from: utf8.baseAddress!, count: length)
+            if length >= 2, unsafe utf8[length - 2] == UInt8(ascii: "."), unsafe utf8[length - 1] == UInt8(ascii: "0") {
+                length -= 2
+            }
+            unsafe p.update(from: utf8.baseAddress!, count: length)
             return length
         }
     }
@@ -153,14 +155,14 @@ enum _FastScalars {
     /// (`0.05` for 5 and 2); no point when `decimals` is 0.
     @inline(__always)
     static func formatFixed(_ digits: UInt64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        if decimals == 0 { return formatUnsigned(digits, to: p) }
+        if decimals == 0 { return unsafe formatUnsigned(digits, to: p) }
         let length = decimalLength(digits)
         let integerLength = length > decimals ? length &- decimals : 1
         let total = integerLength &+ 1 &+ decimals
         let (integer, fraction) = digits.quotientAndRemainder(dividingBy: pow10(decimals))
-        writeDigits(integer, length: integerLength, to: p)
-        p[integerLength] = UInt8(ascii: ".")
-        writeDigits(fraction, length: decimals, to: p + (integerLength &+ 1))
+        unsafe writeDigits(integer, length: integerLength, to: p)
+        unsafe p[integerLength] = UInt8(ascii: ".")
+        unsafe writeDigits(fraction, length: decimals, to: p + (integerLength &+ 1))
         return total
     }
 
@@ -173,7 +175,7 @@ enum _FastScalars {
 
     /// A finite float: Swift's `Float.description` without a trailing `.0`.
     static func formatFloat(_ value: Float, to p: UnsafeMutablePointer<UInt8>) -> Int {
-        copyDescription(value.description, to: p)
+        unsafe copyDescription(value.description, to: p)
     }
 
     /// `"2017-11-13T14:30:15Z"` (22 bytes, quotes included) for dates in
@@ -185,26 +187,26 @@ enum _FastScalars {
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (dayNumber, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
         let (year, month, day) = _ISO8601Formatter.civil(fromDays: dayNumber)
-        let pairs = digitPairs.utf8Start
+        let pairs = unsafe digitPairs.utf8Start
         @inline(__always) func pair(_ value: Int, _ at: Int) {
-            p[at] = pairs[value &* 2]
-            p[at &+ 1] = pairs[value &* 2 &+ 1]
+            unsafe p[at] = unsafe pairs[value &* 2]
+            unsafe p[at &+ 1] = unsafe pairs[value &* 2 &+ 1]
         }
-        p[0] = UInt8(ascii: "\"")
+        unsafe p[0] = UInt8(ascii: "\"")
         pair(year / 100, 1)
         pair(year % 100, 3)
-        p[5] = UInt8(ascii: "-")
+        unsafe p[5] = UInt8(ascii: "-")
         pair(month, 6)
-        p[8] = UInt8(ascii: "-")
+        unsafe p[8] = UInt8(ascii: "-")
         pair(day, 9)
-        p[11] = UInt8(ascii: "T")
+        unsafe p[11] = UInt8(ascii: "T")
         pair(second / 3600, 12)
-        p[14] = UInt8(ascii: ":")
+        unsafe p[14] = UInt8(ascii: ":")
         pair(second / 60 % 60, 15)
-        p[17] = UInt8(ascii: ":")
+        unsafe p[17] = UInt8(ascii: ":")
         pair(second % 60, 18)
-        p[20] = UInt8(ascii: "Z")
-        p[21] = UInt8(ascii: "\"")
+        unsafe p[20] = UInt8(ascii: "Z")
+        unsafe p[21] = UInt8(ascii: "\"")
         return 22
     }
 
@@ -236,17 +238,17 @@ enum _FastScalars {
     /// without reading past them: two overlapping loads.
     @inline(__always)
     static func loadPartial(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(p)
+        let raw = unsafe UnsafeRawPointer(p)
         if n >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
+            let low = unsafe UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = unsafe UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self))
             return low | (high &<< UInt64((n &- 4) &* 8))
         }
         if n >= 2 {
-            let low = UInt64(raw.loadUnaligned(as: UInt16.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self))
+            let low = unsafe UInt64(raw.loadUnaligned(as: UInt16.self))
+            let high = unsafe UInt64(raw.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self))
             return low | (high &<< UInt64((n &- 2) &* 8))
         }
-        return n == 1 ? UInt64(p[0]) : 0
+        return unsafe n == 1 ? UInt64(p[0]) : 0
     }
 }

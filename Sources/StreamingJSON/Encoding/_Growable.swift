@@ -10,58 +10,59 @@
 /// optimizer can prove never overlap, with growth in an out-of-line slow path.
 ///
 /// The owner frees the memory with `deallocate()`; copies of the struct
-/// share it, so it never leaves the type that owns it.
-struct _Growable<Element: BitwiseCopyable> {
+/// share it, so it never leaves the type that owns it. Unsafe for that, and
+/// for its unchecked subscript.
+@unsafe struct _Growable<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>
     private(set) var count = 0
     private(set) var capacity: Int
 
     init(capacity: Int) {
-        self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        unsafe self.capacity = max(capacity, 16)
+        unsafe base = unsafe .allocate(capacity: self.capacity)
     }
 
-    func deallocate() { base.deallocate() }
+    func deallocate() { unsafe base.deallocate() }
 
     @inline(__always)
     subscript(index: Int) -> Element {
-        unsafeAddress { UnsafePointer(base + index) }
-        nonmutating unsafeMutableAddress { base + index }
+        unsafeAddress { unsafe UnsafePointer(base + index) }
+        nonmutating unsafeMutableAddress { unsafe base + index }
     }
 
     @inline(__always)
     mutating func append(_ element: Element) {
-        if count == capacity { grow(toAtLeast: count + 1) }
-        base[count] = element
-        count += 1
+        if unsafe count == capacity { unsafe grow(toAtLeast: count + 1) }
+        unsafe base[count] = element
+        unsafe count += 1
     }
 
     @inline(__always)
     mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let source = elements.baseAddress, !elements.isEmpty else { return }
-        if capacity - count < elements.count { grow(toAtLeast: count + elements.count) }
-        (base + count).update(from: source, count: elements.count)
-        count += elements.count
+        if unsafe capacity - count < elements.count { unsafe grow(toAtLeast: count + elements.count) }
+        unsafe (base + count).update(from: source, count: elements.count)
+        unsafe count += elements.count
     }
 
-    mutating func removeAll() { count = 0 }
+    mutating func removeAll() { unsafe count = 0 }
 
     @inline(__always)
-    mutating func removeLast() { count -= 1 }
+    mutating func removeLast() { unsafe count -= 1 }
 
     /// Keeps the first `newCount` elements.
     @inline(__always)
-    mutating func truncate(to newCount: Int) { count = newCount }
+    mutating func truncate(to newCount: Int) { unsafe count = newCount }
 
-    var buffer: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+    var buffer: UnsafeBufferPointer<Element> { unsafe UnsafeBufferPointer(start: base, count: count) }
 
     @inline(never)
     private mutating func grow(toAtLeast minimum: Int) {
-        let newCapacity = max(minimum, capacity * 2)
+        let newCapacity = unsafe max(minimum, capacity * 2)
         let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        newBase.initialize(from: base, count: count)
-        base.deallocate()
-        base = newBase
-        capacity = newCapacity
+        unsafe newBase.initialize(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = unsafe newBase
+        unsafe capacity = newCapacity
     }
 }

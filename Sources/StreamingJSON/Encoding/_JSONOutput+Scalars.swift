@@ -9,15 +9,15 @@ import Foundation
 extension _JSONOutput {
     @inline(__always)
     func writeByte(_ byte: UInt8) {
-        reserve(1).pointee = byte
-        count &+= 1
+        unsafe reserve(1).pointee = byte
+        unsafe count &+= 1
     }
 
     @inline(__always)
     func writeLiteral(_ literal: StaticString) {
         let n = literal.utf8CodeUnitCount
-        reserve(n).update(from: literal.utf8Start, count: n)
-        count &+= n
+        unsafe reserve(n).update(from: literal.utf8Start, count: n)
+        unsafe count &+= n
     }
 
     @inline(__always)
@@ -29,56 +29,56 @@ extension _JSONOutput {
     @inline(__always)
     func writeNewline(indent: Int) {
         let n = 1 &+ 2 &* indent
-        let p = reserve(n)
-        p[0] = UInt8(ascii: "\n")
-        if indent > 0 { (p + 1).update(repeating: 0x20, count: n &- 1) }
-        count &+= n
+        let p = unsafe reserve(n)
+        unsafe p[0] = UInt8(ascii: "\n")
+        if indent > 0 { unsafe (p + 1).update(repeating: 0x20, count: n &- 1) }
+        unsafe count &+= n
     }
 
     @inline(__always)
     func writeInteger<T: FixedWidthInteger>(_ value: T) {
         if T.bitWidth > 64 {
             var text = String(value)
-            text.withUTF8 { append(contentsOf: $0) }
+            text.withUTF8 { unsafe append(contentsOf: $0) }
             return
         }
-        let p = reserve(21)
+        let p = unsafe reserve(21)
         if T.isSigned, value < 0 {
-            p[0] = UInt8(ascii: "-")
-            count &+= 1 &+ _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value.magnitude), to: p + 1)
+            unsafe p[0] = UInt8(ascii: "-")
+            unsafe count &+= 1 &+ _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value.magnitude), to: p + 1)
         } else {
-            count &+= _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value), to: p)
+            unsafe count &+= _FastScalars.formatUnsigned(UInt64(truncatingIfNeeded: value), to: p)
         }
     }
 
     /// A finite double (see `_FastScalars.formatDouble`).
     @inline(__always)
     func writeDouble(_ value: Double) {
-        let p = reserve(_FastScalars.maxNumberLength)
-        count &+= _FastScalars.formatDouble(value, to: p)
+        let p = unsafe reserve(_FastScalars.maxNumberLength)
+        unsafe count &+= _FastScalars.formatDouble(value, to: p)
     }
 
     func writeFloat(_ value: Float) {
-        let p = reserve(_FastScalars.maxNumberLength)
-        count &+= _FastScalars.formatFloat(value, to: p)
+        let p = unsafe reserve(_FastScalars.maxNumberLength)
+        unsafe count &+= _FastScalars.formatFloat(value, to: p)
     }
 
     /// A finite `Double` or `Float` (the floating-point types `Encoder` knows).
     @inline(__always)
     func writeFinite<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) {
         if F.self == Double.self {
-            writeDouble(unsafeBitCast(value, to: Double.self))
+            unsafe writeDouble(unsafeBitCast(value, to: Double.self))
         } else {
-            count &+= _FastScalars.copyDescription(value.description, to: reserve(_FastScalars.maxNumberLength))
+            unsafe count &+= _FastScalars.copyDescription(value.description, to: reserve(_FastScalars.maxNumberLength))
         }
     }
 
     /// The `.iso8601` strategy's text, `"2017-11-13T14:30:15Z"`;
     /// Foundation's format style outside `_ISO8601Formatter.arithmeticRange`.
     func writeISO8601(_ date: Date) {
-        let n = _FastScalars.formatISO8601(date, to: reserve(22))
+        let n = unsafe _FastScalars.formatISO8601(date, to: reserve(22))
         if n > 0 {
-            count &+= n
+            unsafe count &+= n
         } else {
             writeISO8601WithFoundation(date)
         }
@@ -95,13 +95,13 @@ extension _JSONOutput {
     /// non-ASCII) as its UTF-8 bytes. Returns the hash of `writeEscaped`.
     @inline(__always) @discardableResult
     func writeString(_ string: String, escapesSlashes: Bool) -> UInt64 {
-        if let hash = string.utf8.withContiguousStorageIfAvailable({ utf8 in
-            writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
+        if let hash = unsafe string.utf8.withContiguousStorageIfAvailable({ utf8 in
+            unsafe writeShortOrEscaped(utf8, escapesSlashes: escapesSlashes)
         }) {
             return hash
         }
         var copy = string
-        return copy.withUTF8 { writeEscaped($0, escapesSlashes: escapesSlashes) }
+        return copy.withUTF8 { unsafe writeEscaped($0, escapesSlashes: escapesSlashes) }
     }
 
     /// `writeEscaped`, with strings of at most 8 bytes that need no escape
@@ -110,18 +110,19 @@ extension _JSONOutput {
     func writeShortOrEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
         let n = utf8.count
         if n <= 8, n > 0, let source = utf8.baseAddress {
-            let word = n == 8 ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
+            let word = unsafe n == 8
+                ? UnsafeRawPointer(source).loadUnaligned(as: UInt64.self) : _FastScalars.loadPartial(source, n)
             let mask: UInt64 = n == 8 ? ~0 : (1 &<< UInt64(n &* 8)) &- 1
             if _FastScalars.escapeMask(word, slashes: slashes) & mask == 0 {
-                let p = reserve(18)
-                p[0] = UInt8(ascii: "\"")
-                UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
-                p[n &+ 1] = UInt8(ascii: "\"")
-                count &+= n &+ 2
+                let p = unsafe reserve(18)
+                unsafe p[0] = UInt8(ascii: "\"")
+                unsafe UnsafeMutableRawPointer(p + 1).storeBytes(of: word, as: UInt64.self)
+                unsafe p[n &+ 1] = UInt8(ascii: "\"")
+                unsafe count &+= n &+ 2
                 return (UInt64(truncatingIfNeeded: n) ^ word) &* 0x9E37_79B9_7F4A_7C15
             }
         }
-        return writeEscaped(utf8, escapesSlashes: slashes)
+        return unsafe writeEscaped(utf8, escapesSlashes: slashes)
     }
 
     /// Quoted and escaped UTF-8: runs that need nothing are checked and
@@ -132,29 +133,29 @@ extension _JSONOutput {
     func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>, escapesSlashes slashes: Bool) -> UInt64 {
         let n = utf8.count
         guard n > 0, let source = utf8.baseAddress else {
-            let p = reserve(2)
-            p[0] = UInt8(ascii: "\"")
-            p[1] = UInt8(ascii: "\"")
-            count &+= 2
+            let p = unsafe reserve(2)
+            unsafe p[0] = UInt8(ascii: "\"")
+            unsafe p[1] = UInt8(ascii: "\"")
+            unsafe count &+= 2
             return UInt64(truncatingIfNeeded: n)
         }
         // The hash: the length, the first and the last word of the raw bytes
         // (one word, as `writeShortOrEscaped` hashes, up to 8 bytes).
-        var hash = (UInt64(truncatingIfNeeded: n) ^ _FastScalars.loadPartial(source, min(n, 8))) &* 0x9E37_79B9_7F4A_7C15
+        var hash = unsafe (UInt64(truncatingIfNeeded: n) ^ _FastScalars.loadPartial(source, min(n, 8))) &* 0x9E37_79B9_7F4A_7C15
         if n > 8 {
-            hash = (hash ^ UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            hash = unsafe (hash ^ UnsafeRawPointer(source + (n &- 8)).loadUnaligned(as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
         }
         let chunk = 1024
         if n <= chunk {
             // Room for the bytes escaped at worst (6 per byte), the quotes
             // and the slack of whole-word stores.
-            let d = reserve(n &* 6 &+ 18)
-            d[0] = UInt8(ascii: "\"")
-            let written = sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
-            d[written &+ 1] = UInt8(ascii: "\"")
-            count &+= written &+ 2
+            let d = unsafe reserve(n &* 6 &+ 18)
+            unsafe d[0] = UInt8(ascii: "\"")
+            let written = unsafe sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
+            unsafe d[written &+ 1] = UInt8(ascii: "\"")
+            unsafe count &+= written &+ 2
         } else {
-            writeLong(source, n, chunk: chunk, slashes: slashes)
+            unsafe writeLong(source, n, chunk: chunk, slashes: slashes)
         }
         return hash
     }
@@ -166,8 +167,8 @@ extension _JSONOutput {
         var i = 0
         while i < n {
             let take = min(n &- i, chunk)
-            let d = reserve(take &* 6 &+ 17)
-            count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
+            let d = unsafe reserve(take &* 6 &+ 17)
+            unsafe count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
             i &+= take
         }
         writeByte(UInt8(ascii: "\""))

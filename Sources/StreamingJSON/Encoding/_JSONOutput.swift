@@ -17,9 +17,12 @@ import Foundation
 /// access to `base`, `count` and `capacity` is instantaneous (a load or a
 /// store, never an `inout` spanning a call), which lets the optimizer drop
 /// the run-time exclusivity checks (see `_Growable`).
-final class _JSONOutput {
+///
+/// Safe: it owns the buffers; a writer stores through `reserve` and then
+/// sets `count`, which is `@unsafe` since `base[0..<count]` is what is written out.
+@safe final class _JSONOutput {
     private(set) var base: UnsafeMutablePointer<UInt8>
-    var count = 0
+    @unsafe var count = 0
     private(set) var capacity: Int
     let sink: _FileSink?
     static let flushThreshold = 256 * 1024
@@ -31,59 +34,59 @@ final class _JSONOutput {
     init(capacity: Int) {
         sink = nil
         self.capacity = max(capacity, 256)
-        base = malloc(self.capacity)!.assumingMemoryBound(to: UInt8.self)
+        unsafe base = unsafe malloc(self.capacity)!.assumingMemoryBound(to: UInt8.self)
     }
 
     init(sink: _FileSink) {
         self.sink = sink
         capacity = Self.flushThreshold + 64 * 1024
-        base = malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
+        unsafe base = unsafe malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
     }
 
     deinit {
         // Waits for a write in flight: the caller may close the descriptor next.
         writer?.stop()
-        free(base)
-        if let spare { free(spare) }
+        unsafe free(base)
+        if let spare = unsafe spare { unsafe free(spare) }
     }
 
     /// Room for `n` more bytes; returns where they go. The caller stores
     /// them and then adds what it wrote to `count`.
     @inline(__always)
     func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
-        if _slowPath(capacity &- count < n) { grow(toAtLeast: count + n) }
-        return base + count
+        if unsafe _slowPath(capacity &- count < n) { unsafe grow(toAtLeast: count + n) }
+        return unsafe base + count
     }
 
     @inline(never)
     private func grow(toAtLeast minimum: Int) {
         let newCapacity = max(minimum, capacity * 2)
-        base = realloc(base, newCapacity)!.assumingMemoryBound(to: UInt8.self)
+        unsafe base = unsafe realloc(base, newCapacity)!.assumingMemoryBound(to: UInt8.self)
         capacity = newCapacity
     }
 
     @inline(__always)
     func append(_ byte: UInt8) {
-        reserve(1).pointee = byte
-        count &+= 1
+        unsafe reserve(1).pointee = byte
+        unsafe count &+= 1
     }
 
     @inline(__always)
     func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        reserve(bytes.count).update(from: source, count: bytes.count)
-        count &+= bytes.count
+        unsafe reserve(bytes.count).update(from: source, count: bytes.count)
+        unsafe count &+= bytes.count
     }
 
     /// Drops what was written after `mark` (an element that failed to encode).
-    func truncate(to mark: Int) { count = mark }
+    @unsafe func truncate(to mark: Int) { unsafe count = mark }
 
     /// The bytes written so far (valid until the next write).
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    var written: UnsafeBufferPointer<UInt8> { unsafe UnsafeBufferPointer(start: base, count: count) }
 
     @inline(__always)
     func flushIfNeeded() throws {
-        if count >= Self.flushThreshold, sink != nil { try handOver() }
+        if unsafe count >= Self.flushThreshold, sink != nil { try handOver() }
     }
 
     /// Gives the full buffer to the background writer (after it finished the
@@ -97,18 +100,18 @@ final class _JSONOutput {
             writer = _BackgroundWriter(sink: sink)
             self.writer = writer
         }
-        try writer.submit(base, count)
-        let full = base
+        unsafe try writer.submit(base, count)
+        let full = unsafe base
         let fullCapacity = capacity
-        if let spare {
-            base = spare
+        if let spare = unsafe spare {
+            unsafe base = unsafe spare
             capacity = spareCapacity
         } else {
-            base = malloc(fullCapacity)!.assumingMemoryBound(to: UInt8.self)
+            unsafe base = unsafe malloc(fullCapacity)!.assumingMemoryBound(to: UInt8.self)
         }
-        spare = full
+        unsafe spare = unsafe full
         spareCapacity = fullCapacity
-        count = 0
+        unsafe count = 0
     }
 
     /// Writes what is buffered to the sink and waits until every byte is
@@ -117,29 +120,33 @@ final class _JSONOutput {
         guard let sink else { return }
         guard let writer else {
             // Nothing went to the background: write here, no thread needed.
-            if count > 0 { try sink.write(UnsafeRawBufferPointer(start: base, count: count)) }
-            count = 0
+            if unsafe count > 0 { unsafe try sink.write(UnsafeRawBufferPointer(start: base, count: count)) }
+            unsafe count = 0
             return
         }
-        if count > 0 { try handOver() }
+        if unsafe count > 0 { try handOver() }
         try writer.waitUntilIdle()
     }
 
     /// The bytes as `Data`, handing over the buffer without a copy; the
     /// output is empty afterwards.
     func takeData() -> Data {
-        if count == 0 { return Data() }
-        let data = Data(bytesNoCopy: base, count: count, deallocator: .free)
+        if unsafe count == 0 { return Data() }
+        let data = unsafe Data(bytesNoCopy: base, count: count, deallocator: .free)
         capacity = 256
-        base = malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
-        count = 0
+        unsafe base = unsafe malloc(capacity)!.assumingMemoryBound(to: UInt8.self)
+        unsafe count = 0
         return data
     }
 }
 
 /// A thread that writes the buffers `_JSONOutput` hands over, one at a
 /// time; the first failure is kept and thrown to the encoding side.
-final class _BackgroundWriter: @unchecked Sendable {
+///
+/// Safe: the buffer is the caller's, who must keep it until the next
+/// `submit`, `waitUntilIdle` or `stop` returns (`submit` takes a pointer,
+/// so every call is marked).
+@safe final class _BackgroundWriter: @unchecked Sendable {
     private let sink: _FileSink
     private let condition = NSCondition()
     private var pending: (UnsafeMutablePointer<UInt8>, Int)?
@@ -157,17 +164,21 @@ final class _BackgroundWriter: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while pending == nil, !stopping { condition.wait() }
-            guard let (base, count) = pending else { break }
+            while unsafe pending == nil, !stopping { condition.wait() }
+            guard let (base, count) = unsafe pending else { break }
             let failed = failure != nil
             condition.unlock()
             var error: (any Error)?
             if !failed {
-                do { try sink.write(UnsafeRawBufferPointer(start: base, count: count)) } catch let thrown { error = thrown }
+                do {
+                    unsafe try sink.write(UnsafeRawBufferPointer(start: base, count: count))
+                } catch let thrown {
+                    error = thrown
+                }
             }
             condition.lock()
             if let error, failure == nil { failure = error }
-            pending = nil
+            unsafe pending = nil
             condition.broadcast()
         }
         exited = true
@@ -180,16 +191,16 @@ final class _BackgroundWriter: @unchecked Sendable {
     func submit(_ base: UnsafeMutablePointer<UInt8>, _ count: Int) throws {
         condition.lock()
         defer { condition.unlock() }
-        while pending != nil { condition.wait() }
+        while unsafe pending != nil { condition.wait() }
         if let failure { throw failure }
-        pending = (base, count)
+        unsafe pending = unsafe (base, count)
         condition.broadcast()
     }
 
     func waitUntilIdle() throws {
         condition.lock()
         defer { condition.unlock() }
-        while pending != nil { condition.wait() }
+        while unsafe pending != nil { condition.wait() }
         if let failure { throw failure }
     }
 
@@ -214,7 +225,7 @@ struct _FileSink {
         if descriptor == STDOUT_FILENO { fflush(nil) }
         var offset = 0
         while offset < buffer.count {
-            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = unsafe Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }

@@ -32,15 +32,16 @@ struct _JSONWriter {
     /// Writes the value at `node`; `depth` is its indent level when pretty.
     mutating func write(_ node: UInt32, depth: Int, into output: _JSONOutput) throws {
         let tape = self.tape
-        try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.written, into: output)
+        unsafe try write(node, depth: depth, nodes: tape.nodes.buffer, bytes: tape.bytes.written, into: output)
     }
 
     private mutating func write(_ node: UInt32, depth: Int, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
                                 bytes: UnsafeBufferPointer<UInt8>, into output: _JSONOutput) throws {
-        let value = nodes[Int(node)]
+        let value = unsafe nodes[Int(node)]
         switch value.kind {
         case .scalar:
-            output.append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress! + Int(value.first), count: Int(value.last)))
+            unsafe output.append(contentsOf: UnsafeBufferPointer(start: bytes.baseAddress! + Int(value.first),
+                                                                count: Int(value.last)))
         case .array:
             guard value.count > 0 else { return writeEmpty("[", "]", depth: depth, into: output) }
             output.append(UInt8(ascii: "["))
@@ -50,9 +51,9 @@ struct _JSONWriter {
                 if !isFirst { output.append(UInt8(ascii: ",")) }
                 isFirst = false
                 if pretty { newline(depth + 1, into: output) }
-                try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: output)
+                unsafe try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: output)
                 if flushes { try output.flushIfNeeded() }
-                child = nodes[Int(child)].next
+                child = unsafe nodes[Int(child)].next
             }
             if pretty { newline(depth, into: output) }
             output.append(UInt8(ascii: "]"))
@@ -64,21 +65,21 @@ struct _JSONWriter {
                 var child = value.first
                 while child != _EncodingTape.none {
                     order.append(child)
-                    child = nodes[Int(child)].next
+                    child = unsafe nodes[Int(child)].next
                 }
-                order[start...].sort { Self.keyPrecedes($0, $1, nodes: nodes, bytes: bytes) }
+                order[start...].sort { unsafe Self.keyPrecedes($0, $1, nodes: nodes, bytes: bytes) }
                 for position in start..<(start + Int(value.count)) {
-                    try writeMember(order[position], isFirst: position == start, depth: depth,
-                                    nodes: nodes, bytes: bytes, into: output)
+                    unsafe try writeMember(order[position], isFirst: position == start, depth: depth,
+                                           nodes: nodes, bytes: bytes, into: output)
                 }
                 order.removeSubrange(start...)
             } else {
                 var child = value.first
                 var isFirst = true
                 while child != _EncodingTape.none {
-                    try writeMember(child, isFirst: isFirst, depth: depth, nodes: nodes, bytes: bytes, into: output)
+                    unsafe try writeMember(child, isFirst: isFirst, depth: depth, nodes: nodes, bytes: bytes, into: output)
                     isFirst = false
-                    child = nodes[Int(child)].next
+                    child = unsafe nodes[Int(child)].next
                 }
             }
             if pretty { newline(depth, into: output) }
@@ -95,9 +96,9 @@ struct _JSONWriter {
                                       bytes: UnsafeBufferPointer<UInt8>, into output: _JSONOutput) throws {
         if !isFirst { output.append(UInt8(ascii: ",")) }
         if pretty { newline(depth + 1, into: output) }
-        let member = nodes[Int(child)]
-        let key = UnsafeBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyStart + member.keyLength)])
-        output.writeEscaped(key, escapesSlashes: escapesSlashes)
+        let member = unsafe nodes[Int(child)]
+        let key = unsafe UnsafeBufferPointer(rebasing: bytes[Int(member.keyStart)..<Int(member.keyStart + member.keyLength)])
+        unsafe output.writeEscaped(key, escapesSlashes: escapesSlashes)
         if pretty {
             output.append(UInt8(ascii: " "))
             output.append(UInt8(ascii: ":"))
@@ -105,7 +106,7 @@ struct _JSONWriter {
         } else {
             output.append(UInt8(ascii: ":"))
         }
-        try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: output)
+        unsafe try write(child, depth: depth + 1, nodes: nodes, bytes: bytes, into: output)
         if flushes { try output.flushIfNeeded() }
     }
 
@@ -130,10 +131,10 @@ struct _JSONWriter {
     /// lexicographically (so `"B" < "_" < "a"` and `"a10" < "a9"`).
     private static func keyPrecedes(_ a: UInt32, _ b: UInt32, nodes: UnsafeBufferPointer<_EncodingTape._Node>,
                                     bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let left = nodes[Int(a)], right = nodes[Int(b)]
+        let left = unsafe nodes[Int(a)], right = unsafe nodes[Int(b)]
         let common = Int(min(left.keyLength, right.keyLength))
         if common > 0 {
-            let order = memcmp(bytes.baseAddress! + Int(left.keyStart), bytes.baseAddress! + Int(right.keyStart), common)
+            let order = unsafe memcmp(bytes.baseAddress! + Int(left.keyStart), bytes.baseAddress! + Int(right.keyStart), common)
             if order != 0 { return order < 0 }
         }
         return left.keyLength < right.keyLength

@@ -10,23 +10,23 @@ extension _TapeEncoder {
 
     @inline(__always)
     func setNull(_ node: UInt32) {
-        tape.setScalar(node) { $0.writeLiteral("null") }
+        unsafe tape.setScalar(node) { $0.writeLiteral("null") }
     }
 
     @inline(__always)
     func setBool(_ value: Bool, _ node: UInt32) {
-        tape.setScalar(node) { $0.writeBool(value) }
+        unsafe tape.setScalar(node) { $0.writeBool(value) }
     }
 
     @inline(__always)
     func setString(_ value: String, _ node: UInt32) {
         let slashes = context.escapesSlashes
-        tape.setScalar(node) { $0.writeString(value, escapesSlashes: slashes) }
+        unsafe tape.setScalar(node) { $0.writeString(value, escapesSlashes: slashes) }
     }
 
     @inline(__always)
     func setInteger<T: FixedWidthInteger>(_ value: T, _ node: UInt32) {
-        tape.setScalar(node) { $0.writeInteger(value) }
+        unsafe tape.setScalar(node) { $0.writeInteger(value) }
     }
 
     /// An encoder for the value in `node`, one level below this encoder's containers.
@@ -52,9 +52,9 @@ struct _KeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// replaces its value in place (the last value wins, at the first position).
     private func slot(_ key: Key, replacing: Bool = true) -> UInt32 {
         if context.usesDefaultKeys {
-            return context.tape.member(of: object, key: key.stringValue, replacing: replacing)
+            return unsafe context.tape.member(of: object, key: key.stringValue, replacing: replacing)
         }
-        return context.tape.member(of: object, key: context.convertedKey(key, path: encoder.path), replacing: replacing)
+        return unsafe context.tape.member(of: object, key: context.convertedKey(key, path: encoder.path), replacing: replacing)
     }
 
     mutating func encodeNil(forKey key: Key) throws { encoder.setNull(slot(key)) }
@@ -97,7 +97,7 @@ struct _KeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func nestedSlot(_ key: Key, kind: _EncodingTape.Kind) -> UInt32 {
         let node = slot(key, replacing: false)
         let tape = encoder.tape
-        if tape.nodes[Int(node)].kind != kind { tape.clear(node) }
+        if unsafe tape.nodes[Int(node)].kind != kind { unsafe tape.clear(node) }
         return node
     }
 
@@ -105,7 +105,7 @@ struct _KeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         let key = _JSONKey.super
         let context = encoder.context
         let name = context.usesDefaultKeys ? key.stringValue : context.convertedKey(key, path: encoder.path)
-        let node = context.tape.member(of: object, key: name, replacing: true)
+        let node = unsafe context.tape.member(of: object, key: name, replacing: true)
         return encoder.child(node, path: encoder.path.appending(key))
     }
 
@@ -119,9 +119,9 @@ struct _UnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let array: UInt32
 
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { Int(encoder.tape.nodes[Int(array)].count) }
+    var count: Int { unsafe Int(encoder.tape.nodes[Int(array)].count) }
 
-    private func slot() -> UInt32 { encoder.tape.appendElement(to: array) }
+    private func slot() -> UInt32 { unsafe encoder.tape.appendElement(to: array) }
     private var nextPath: _CodingPathNode { encoder.path.appending(index: count) }
 
     mutating func encodeNil() throws { encoder.setNull(slot()) }

@@ -80,7 +80,7 @@ final class _TapeEncoder: Encoder {
         if depth >= context.options.maxDepth, tape.misuse == nil {
             tape.misuse = Self.tooDeep(path: path, maxDepth: context.options.maxDepth)
         }
-        if tape.makeContainer(node, kind: kind) { return node }
+        if unsafe tape.makeContainer(node, kind: kind) { return node }
         if tape.misuse == nil {
             let what = kind == .object ? "a keyed" : "an unkeyed"
             tape.misuse = EncodingError.invalidValue(kind, .init(
@@ -88,7 +88,7 @@ final class _TapeEncoder: Encoder {
                 debugDescription: "Asked for \(what) container where a different value was already encoded."))
         }
         let detached = tape.appendEmptyNode()
-        _ = tape.makeContainer(detached, kind: kind)
+        _ = unsafe tape.makeContainer(detached, kind: kind)
         return detached
     }
 
@@ -108,28 +108,28 @@ final class _TapeEncoder: Encoder {
         let tape = context.tape
         switch _FastType(T.self) {
         case .string:
-            let string = unsafeBitCast(value, to: String.self)
+            let string = unsafe unsafeBitCast(value, to: String.self)
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
+            unsafe tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .int:
-            let int = unsafeBitCast(value, to: Int.self)
-            tape.setScalar(node) { $0.writeInteger(int) }
+            let int = unsafe unsafeBitCast(value, to: Int.self)
+            unsafe tape.setScalar(node) { $0.writeInteger(int) }
         case .double:
-            try encodeFloat(unsafeBitCast(value, to: Double.self), into: node, context: context, path: path())
+            unsafe try encodeFloat(unsafeBitCast(value, to: Double.self), into: node, context: context, path: path())
         case .bool:
-            let bool = unsafeBitCast(value, to: Bool.self)
-            tape.setScalar(node) { $0.writeBool(bool) }
+            let bool = unsafe unsafeBitCast(value, to: Bool.self)
+            unsafe tape.setScalar(node) { $0.writeBool(bool) }
         case .date:
-            try encodeDate(unsafeBitCast(value, to: Date.self), into: node, context: context, path: path(), depth: depth)
+            unsafe try encodeDate(unsafeBitCast(value, to: Date.self), into: node, context: context, path: path(), depth: depth)
         case .data:
-            try encodeData(unsafeBitCast(value, to: Data.self), into: node, context: context, path: path(), depth: depth)
+            unsafe try encodeData(unsafeBitCast(value, to: Data.self), into: node, context: context, path: path(), depth: depth)
         case .url:
-            let string = unsafeBitCast(value, to: URL.self).absoluteString
+            let string = unsafe unsafeBitCast(value, to: URL.self).absoluteString
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
+            unsafe tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .decimal:
-            var text = unsafeBitCast(value, to: Decimal.self).description
-            tape.setScalar(node) { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
+            var text = unsafe unsafeBitCast(value, to: Decimal.self).description
+            unsafe tape.setScalar(node) { bytes in text.withUTF8 { unsafe bytes.append(contentsOf: $0) } }
         default:
             // A value inside more than `maxDepth` containers: stop before the
             // value's own `encode(to:)` recurses further (a self-nesting type
@@ -150,7 +150,7 @@ final class _TapeEncoder: Encoder {
     ) throws {
         let tape = context.tape
         if value.isFinite {
-            tape.setScalar(node) { $0.writeFinite(value) }
+            unsafe tape.setScalar(node) { $0.writeFinite(value) }
             return
         }
         guard case .convertToString(let positive, let negative, let nan) = context.options.nonConformingFloatEncodingStrategy else {
@@ -159,7 +159,7 @@ final class _TapeEncoder: Encoder {
         }
         let string = value.isNaN ? nan : (value < 0 ? negative : positive)
         let slashes = context.escapesSlashes
-        tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
+        unsafe tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
     }
 
     static func encodeDate(_ date: Date, into node: UInt32, context: _EncodingContext,
@@ -173,16 +173,16 @@ final class _TapeEncoder: Encoder {
         case .millisecondsSince1970:
             try encodeFloat(1000.0 * date.timeIntervalSince1970, into: node, context: context, path: path())
         case .iso8601:
-            tape.setScalar(node) { $0.writeISO8601(date) }
+            unsafe tape.setScalar(node) { $0.writeISO8601(date) }
         case .formatted(let formatter):
             let string = formatter.string(from: date)
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
+            unsafe tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .custom(let closure):
-            tape.clear(node)
+            unsafe tape.clear(node)
             try closure(date, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
             // Nothing encoded: an empty object, as Foundation writes (also at the top level).
-            _ = tape.makeContainer(node, kind: .object)
+            _ = unsafe tape.makeContainer(node, kind: .object)
         }
     }
 
@@ -194,11 +194,11 @@ final class _TapeEncoder: Encoder {
             try data.encode(to: _TapeEncoder(context: context, node: node, path: path(), depth: depth))
         case .base64:
             let string = data.base64EncodedString()
-            tape.setScalar(node) { $0.writeString(string, escapesSlashes: context.escapesSlashes) }
+            unsafe tape.setScalar(node) { $0.writeString(string, escapesSlashes: context.escapesSlashes) }
         case .custom(let closure):
-            tape.clear(node)
+            unsafe tape.clear(node)
             try closure(data, _TapeEncoder(context: context, node: node, path: path(), depth: depth))
-            _ = tape.makeContainer(node, kind: .object)
+            _ = unsafe tape.makeContainer(node, kind: .object)
         }
     }
 }
@@ -216,10 +216,10 @@ extension Array: _TapeEncodable where Element: Encodable {
         guard depth < context.options.maxDepth else {
             throw _TapeEncoder.tooDeep(path: path, maxDepth: context.options.maxDepth)
         }
-        tape.clear(node)
-        _ = tape.makeContainer(node, kind: .array)
+        unsafe tape.clear(node)
+        _ = unsafe tape.makeContainer(node, kind: .array)
         for index in indices {
-            let child = tape.appendElement(to: node)
+            let child = unsafe tape.appendElement(to: node)
             try _TapeEncoder.encode(self[index], into: child, context: context,
                                     path: path.appending(index: index), depth: depth + 1)
         }
@@ -235,10 +235,10 @@ extension Dictionary: _TapeEncodable where Key == String, Value: Encodable {
         guard depth < context.options.maxDepth else {
             throw _TapeEncoder.tooDeep(path: path, maxDepth: context.options.maxDepth)
         }
-        tape.clear(node)
-        _ = tape.makeContainer(node, kind: .object)
+        unsafe tape.clear(node)
+        _ = unsafe tape.makeContainer(node, kind: .object)
         for (key, value) in self {
-            let child = tape.member(of: node, key: key, replacing: true)
+            let child = unsafe tape.member(of: node, key: key, replacing: true)
             try _TapeEncoder.encode(value, into: child, context: context,
                                     path: path.appending(_JSONKey(stringValue: key)), depth: depth + 1)
         }

@@ -47,18 +47,18 @@ struct _ValueWriter {
     /// throws, the output is as it was. `index` is the value's index in a
     /// root array whose coding paths start with it, or -1.
     mutating func writeValue<T: Encodable>(_ value: T, isElement: Bool, indent: Int, index: Int, flushes: Bool) throws {
-        let mark = output.count
+        let mark = unsafe output.count
         if let direct {
             do {
                 try direct.encodeRoot(value, isElement: isElement, indent: indent, index: index)
                 if !direct.needsTape { return }
             } catch {
                 if !direct.needsTape {
-                    output.truncate(to: mark)
+                    unsafe output.truncate(to: mark)
                     throw error
                 }
             }
-            output.truncate(to: mark)
+            unsafe output.truncate(to: mark)
         }
         try encode(value, path: index >= 0 ? _CodingPathNode.root.appending(index: index) : .root, isElement: isElement)
         writer.flushes = flushes
@@ -72,7 +72,7 @@ struct _ValueWriter {
         let root = tape.appendEmptyNode()
         try _TapeEncoder.encode(value, into: root, context: context, path: path, depth: isElement ? 1 : 0)
         if let misuse = tape.misuse { throw misuse }
-        if !isElement, tape.nodes[Int(root)].kind == .empty {
+        if !isElement, unsafe tape.nodes[Int(root)].kind == .empty {
             throw EncodingError.invalidValue(value, .init(
                 codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
         }
@@ -82,13 +82,13 @@ struct _ValueWriter {
     /// before it; its coding paths start with the index, as Foundation's do
     /// for an encoded array. When it throws, nothing of it is written.
     mutating func writeElement<T: Encodable>(_ value: T, index: Int, pathIndex: Int) throws {
-        let mark = output.count
+        let mark = unsafe output.count
         output.writeByte(index == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
         if pretty { output.writeNewline(indent: 1) }
         do {
             try writeValue(value, isElement: true, indent: pretty ? 1 : 0, index: pathIndex, flushes: false)
         } catch {
-            output.truncate(to: mark)
+            unsafe output.truncate(to: mark)
             throw error
         }
     }

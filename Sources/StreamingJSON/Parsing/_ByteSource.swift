@@ -37,7 +37,7 @@ struct _DataSource: _ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = min(buffer.count, data.endIndex - offset, chunkLimit)
         guard count > 0 else { return 0 }
-        data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+        unsafe data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
         offset += count
         return count
     }
@@ -60,11 +60,11 @@ final class _FileDescriptorSource: _ByteSource {
             throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSURLErrorKey: url])
         }
         let path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw _FileDescriptorSource.openError(errno: errno, path: path) }
         self.descriptor = fd
         var info = stat()
-        self.size = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        self.size = unsafe fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
         self.ownsDescriptor = true
         self.handle = nil
     }
@@ -84,7 +84,7 @@ final class _FileDescriptorSource: _ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let count = Foundation.read(descriptor, buffer.baseAddress, buffer.count)
+            let count = unsafe Foundation.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)

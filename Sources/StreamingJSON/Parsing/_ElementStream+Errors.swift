@@ -24,11 +24,11 @@ extension _ElementStream {
             return decodingError(JSONSyntaxError(message: limitMessage(code: code, kind: kind),
                                                  position: position(of: offset)))
         case let .invalid(message, offset, boundary):
-            let window = _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
-            var tokens = _tokensAfter(boundary.offset, in: window, allowsComments: limits.allowsComments)
+            let window = unsafe _ByteWindow(recent: recent, chunk: chunk, chunkBase: base)
+            var tokens = unsafe _tokensAfter(boundary.offset, in: window, allowsComments: limits.allowsComments)
             if tokens == nil, let known = tokensAfterBoundary, known.boundary == boundary.offset { tokens = known.tokens }
-            let located = _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
-                                             in: window, atEnd: atEnd, boundary: boundary, tokens: tokens)
+            let located = unsafe _locateSyntaxError(yajlMessage: message, at: base + UInt64(atEnd ? 0 : offset),
+                                                    in: window, atEnd: atEnd, boundary: boundary, tokens: tokens)
             return decodingError(JSONSyntaxError(message: located.message,
                                                  position: position(of: located.position)))
         }
@@ -79,8 +79,8 @@ extension JSONSyntaxError {
 /// The index of the first `byte` in `buffer[start..<end]` (`end` nil: the whole rest).
 func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int, before end: Int? = nil) -> Int? {
     let end = end ?? buffer.count
-    guard start < end, let hit = memchr(buffer.baseAddress! + start, Int32(byte), end - start) else { return nil }
-    return buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
+    guard start < end, let hit = unsafe memchr(buffer.baseAddress! + start, Int32(byte), end - start) else { return nil }
+    return unsafe buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
 }
 
 /// The UTF-8 byte order mark, skipped at the start of input.

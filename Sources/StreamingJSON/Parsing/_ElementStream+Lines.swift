@@ -29,7 +29,7 @@ extension _ElementStream {
         // Restarted at the previous error and failed on that very byte: it
         // is the same error, reported once; the line is skipped below.
         if restartedAt != errorOffset {
-            pendingErrors.append((Int(parser.completedElements), error))
+            unsafe pendingErrors.append((Int(parser.completedElements), error))
         }
         restartedAt = nil
         let errorIndex = Int(errorOffset) - Int(base)
@@ -39,9 +39,10 @@ extension _ElementStream {
         // Or it was inside a long token held back (`tape_feed.c`): its bytes,
         // up to this chunk, are still those yajl was given last.
         var earlier = carried
-        let fed = parser.lastFed
-        if earlier == nil, errorIndex < 0, errorOffset >= fed.base, fed.base + UInt64(fed.bytes.count) == base {
-            earlier = Array(fed.bytes[Int(errorOffset - fed.base)...])
+        let fed = unsafe parser.lastFed
+        if earlier == nil, errorIndex < 0, unsafe errorOffset >= fed.base,
+           unsafe fed.base + UInt64(fed.bytes.count) == base {
+            earlier = unsafe Array(fed.bytes[Int(errorOffset - fed.base)...])
         }
         recent = _RecentBytes()
         parser.restart()
@@ -54,17 +55,18 @@ extension _ElementStream {
             firstOnLine = content == errorOffset
         } else {
             let from = max(0, Int(lineStart) - Int(base))
-            firstOnLine = errorIndex >= from && errorIndex <= chunk.count
+            firstOnLine = unsafe errorIndex >= from && errorIndex <= chunk.count
                 && chunk[from..<errorIndex].allSatisfy(_isJSONWhitespace)
         }
         if let valueStart, valueStart < lineStart, firstOnLine, errorIndex >= 0 || carried != nil {
             restartedAt = errorOffset
             // Parse the token's first bytes again, then the rest of this chunk.
             guard let carried else { return .parse(from: errorIndex) }
-            return .parseAgain(carried + Array(chunk), base: errorOffset)
+            return unsafe .parseAgain(carried + Array(chunk), base: errorOffset)
         } else if errorIndex < 0, let earlier, let newline = earlier.firstIndex(of: 0x0A) {
             // The error's line ended before this chunk: go on after it.
-            return .parseAgain(Array(earlier[(newline + 1)...]) + Array(chunk), base: errorOffset + UInt64(newline + 1))
+            return unsafe .parseAgain(Array(earlier[(newline + 1)...]) + Array(chunk),
+                                      base: errorOffset + UInt64(newline + 1))
         }
         skipsToNextLine = true
         return .parse(from: max(0, min(errorIndex, chunk.count)))
@@ -73,11 +75,11 @@ extension _ElementStream {
     /// Updates `lineContentStart` after a chunk.
     func noteLineContent(_ chunk: UnsafeRawBufferPointer, base: UInt64) {
         var from = 0
-        if let newline = chunk.lastIndex(of: 0x0A) {
+        if let newline = unsafe chunk.lastIndex(of: 0x0A) {
             from = newline + 1
             lineContentStart = nil
         }
-        if lineContentStart == nil, let first = chunk[from...].firstIndex(where: { !_isJSONWhitespace($0) }) {
+        if lineContentStart == nil, let first = unsafe chunk[from...].firstIndex(where: { !_isJSONWhitespace($0) }) {
             lineContentStart = base + UInt64(first)
         }
     }

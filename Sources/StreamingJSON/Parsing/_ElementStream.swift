@@ -12,7 +12,11 @@ import Foundation
 /// by one element (peek, then decode), never more. Tape indices handed out are
 /// *absolute* (they keep counting across drops); `local(_:)` maps them back and
 /// rejects those that were dropped.
-final class _ElementStream {
+///
+/// Safe: it owns its read buffer and parser. The tape pointers it hands out
+/// (`tape`, `tokens`, `arena`) are valid until `tapeGeneration` changes;
+/// their types make every use of them `unsafe`.
+@safe final class _ElementStream {
     static let chunkSize = 64 * 1024
     /// The parsing thread's reads: larger, so that the threads hand over a
     /// batch (a lock, a wake-up, often a context switch) a quarter as often.
@@ -21,7 +25,7 @@ final class _ElementStream {
     /// Created when the mode is known: at once, or for `.auto` when the first
     /// non-whitespace byte (or the end of input) is seen.
     private(set) var parser: _TapeParser! {
-        didSet { tape = parser.tape }
+        didSet { unsafe tape = unsafe parser.tape }
     }
     /// `parser.tape`, read by every token access of the decoders: held here
     /// it is one load fewer in a chain of dependent ones.
@@ -96,7 +100,7 @@ final class _ElementStream {
         self.source = source.recognisingCompression()
         self.path = path
         self.limits = limits
-        self.buffer = .allocate(byteCount: chunkSize, alignment: 16)
+        unsafe self.buffer = .allocate(byteCount: chunkSize, alignment: 16)
         self.pipeline = nil
         self.forwardsNewlines = forwardsNewlines
         self.guessesMode = mode == nil
@@ -110,10 +114,10 @@ final class _ElementStream {
         self.source = _DataSource(Data())
         self.path = path
         self.limits = limits
-        self.buffer = .allocate(byteCount: 0, alignment: 16)
+        unsafe self.buffer = .allocate(byteCount: 0, alignment: 16)
         self.forwardsNewlines = false
         self.parser = _TapeParser(tapeOnly: ())
-        self.tape = parser.tape
+        unsafe self.tape = unsafe parser.tape
         self.mode = mode
         self.guessesMode = mode == nil
         self.pipeline = Self.startProducer(source: source, mode: mode, path: path, limits: limits, ahead: ahead)
@@ -126,7 +130,7 @@ final class _ElementStream {
 
     deinit {
         pipeline?.cancel()
-        buffer.deallocate()
+        unsafe buffer.deallocate()
     }
 
     // MARK: Elements
@@ -170,15 +174,15 @@ final class _ElementStream {
     /// The absolute tape index of element `ordinal`'s first token.
     func element(_ ordinal: Int) throws -> Lookup {
         while true {
-            if let pending = pendingErrors.first, pending.ordinal <= ordinal {
-                pendingErrors.removeFirst()
+            if let pending = unsafe pendingErrors.first, pending.ordinal <= ordinal {
+                unsafe pendingErrors.removeFirst()
                 pendingErrorsThrown += 1
                 throw pending.error
             }
             if ordinal < firstOrdinal { return .dropped }
             let available = parser?.elementCount ?? 0
             if ordinal < firstOrdinal + available {
-                return .element(tokenBase + parser.elementStart(ordinal - firstOrdinal))
+                return unsafe .element(tokenBase + parser.elementStart(ordinal - firstOrdinal))
             }
             if let failure { failureThrown = true; throw failure }
             if isFinished { return .end }
@@ -215,16 +219,16 @@ final class _ElementStream {
         guard let parser, !keepsEveryElement else { return }
         let count = min(max(ordinal - firstOrdinal, 0), parser.elementCount)
         guard count > 0 else { return }
-        tokenBase += parser.dropElements(count)
+        unsafe tokenBase += parser.dropElements(count)
         firstOrdinal += count
-        tapeGeneration &+= 1
+        unsafe tapeGeneration &+= 1
     }
 
     /// The tape index of an absolute index, or nil when it was dropped.
     @inline(__always)
     func local(_ absolute: Int) -> Int? {
-        let index = absolute &- tokenBase
-        guard let tape, index >= 0 && index < tape.pointee.tokenCount else { return nil }
+        let index = unsafe absolute &- tokenBase
+        guard let tape = unsafe tape, unsafe index >= 0 && index < tape.pointee.tokenCount else { return nil }
         return index
     }
 
@@ -236,7 +240,7 @@ final class _ElementStream {
     /// Blocks of elements the parsing thread decoded ahead, oldest first
     /// (`_DecodeAhead.swift`): at most one per batch in flight.
     @exclusivity(unchecked) private var decodedAhead: [_DecodedElements] = [] {
-        didSet { firstDecodedAhead = decodedAhead.first?.firstOrdinal ?? .max }
+        didSet { unsafe firstDecodedAhead = unsafe decodedAhead.first?.firstOrdinal ?? .max }
     }
     /// The first ordinal of the first block (`Int.max`: none). Most elements
     /// come before it, and the check costs no reference count.
@@ -246,22 +250,22 @@ final class _ElementStream {
     /// before it are let go.
     @inline(__always)
     func decodedAhead(covering ordinal: Int) -> _DecodedElements? {
-        if ordinal < firstDecodedAhead { return nil }
+        if unsafe ordinal < firstDecodedAhead { return nil }
         return decodedAheadBlock(covering: ordinal)
     }
 
     private func decodedAheadBlock(covering ordinal: Int) -> _DecodedElements? {
-        while let block = decodedAhead.first {
+        while let block = unsafe decodedAhead.first {
             if block.covers(ordinal) { return block }
             if ordinal < block.firstOrdinal { return nil }
-            decodedAhead.removeFirst()  // passed
+            unsafe decodedAhead.removeFirst()  // passed
         }
         return nil
     }
 
     /// The tape's tokens and arena.
-    @inline(__always) var tokens: UnsafePointer<sj_token> { UnsafePointer(tape!.pointee.tokens) }
-    @inline(__always) var arena: UnsafePointer<UInt8> { UnsafePointer(tape!.pointee.arena) }
+    @inline(__always) var tokens: UnsafePointer<sj_token> { unsafe UnsafePointer(tape!.pointee.tokens) }
+    @inline(__always) var arena: UnsafePointer<UInt8> { unsafe UnsafePointer(tape!.pointee.arena) }
 
     // MARK: Reading
 
@@ -269,14 +273,14 @@ final class _ElementStream {
     /// An error is recorded in `failure` rather than thrown: the elements the
     /// chunk completed before it are still handed out first.
     func advance() {
-        tapeGeneration &+= 1
+        unsafe tapeGeneration &+= 1
         if let pipeline {
             receive(from: pipeline)
             return
         }
         do {
             if Task.isCancelled { throw CancellationError() }
-            var count = try source.read(into: buffer)
+            var count = unsafe try source.read(into: buffer)
             if count < 0 {
                 needsInput = true
                 return
@@ -286,19 +290,19 @@ final class _ElementStream {
                 started = true
                 // A BOM split by a slow pipe is still seen: while the bytes so far
                 // could begin one, wait for three.
-                while count > 0 && count < 3 && (0..<count).allSatisfy({ buffer[$0] == _utf8BOM[$0] }) {
-                    let more = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                while count > 0 && count < 3 && (0..<count).allSatisfy({ unsafe buffer[$0] == _utf8BOM[$0] }) {
+                    let more = unsafe try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                     if more <= 0 { break }
                     count += more
                 }
-                if count >= 3 && (0..<3).allSatisfy({ buffer[$0] == _utf8BOM[$0] }) { skip = 3 }
+                if count >= 3 && (0..<3).allSatisfy({ unsafe buffer[$0] == _utf8BOM[$0] }) { skip = 3 }
             }
             if count == 0 {
                 if parser == nil { resolve(.lines) }
                 try complete()
                 return
             }
-            try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), skip: skip)
+            unsafe try feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), skip: skip)
         } catch {
             failure = error
         }
@@ -312,16 +316,16 @@ final class _ElementStream {
             return
         }
         let batch = pipeline.takeReady()
-        if sj_parser_move_complete(batch.tape.state, parser.state) == 0 {
+        if unsafe sj_parser_move_complete(batch.tape.state, parser.state) == 0 {
             failure = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Out of memory while receiving elements"))
         }
         if let decoded = batch.decodedAhead {
-            decodedAhead.append(decoded)
+            unsafe decodedAhead.append(decoded)
             batch.decodedAhead = nil
         }
         lines.append(contentsOf: batch.newlines)
-        pendingErrors.append(contentsOf: batch.pendingErrors)
-        lines.prune(before: parser.tokenCount > 0 ? parser.tokens[0].position : batch.end)
+        unsafe pendingErrors.append(contentsOf: batch.pendingErrors)
+        unsafe lines.prune(before: parser.tokenCount > 0 ? parser.tokens[0].position : batch.end)
         inputOffset = batch.end
         mode = batch.mode
         streamsRootArray = batch.streamsRootArray
@@ -332,8 +336,8 @@ final class _ElementStream {
 
     /// Producer side: hands over the errors queued since the last call.
     func forwardPendingErrors(into errors: inout [(ordinal: Int, error: any Error)]) {
-        errors.append(contentsOf: pendingErrors)
-        pendingErrors.removeAll()
+        unsafe errors.append(contentsOf: pendingErrors)
+        unsafe pendingErrors.removeAll()
     }
 
     /// Producer side: hands over the line breaks scanned since the last call.
@@ -349,19 +353,19 @@ final class _ElementStream {
         let keptBefore = lines.keptCount
         pruneLines()
         if forwardsNewlines { forwardedFrom = max(0, forwardedFrom - (keptBefore - lines.keptCount)) }
-        lines.scan(chunk, base: base)
+        unsafe lines.scan(chunk, base: base)
         lastChunkBase = base
         inputOffset += UInt64(chunk.count)
-        if !sawContent, let first = chunk[skip...].firstIndex(where: { !_isJSONWhitespace($0) }) {
+        if !sawContent, let first = unsafe chunk[skip...].firstIndex(where: { !_isJSONWhitespace($0) }) {
             sawContent = true
-            if parser == nil { resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
+            if parser == nil { unsafe resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
         }
         guard parser != nil else {  // only whitespace so far, in `.auto`
-            recent.append(UnsafeRawBufferPointer(rebasing: chunk[skip...]), base: base + UInt64(skip))
+            unsafe recent.append(UnsafeRawBufferPointer(rebasing: chunk[skip...]), base: base + UInt64(skip))
             return
         }
-        parseBody(chunk, from: skip, base: base)
-        if mode == .lines { noteLineContent(chunk, base: base) }
+        unsafe parseBody(chunk, from: skip, base: base)
+        if mode == .lines { unsafe noteLineContent(chunk, base: base) }
         if let failure { throw failure }
     }
 
@@ -375,21 +379,21 @@ final class _ElementStream {
         // of thousands of bad lines costs no stack.
         while true {
             if skipsToNextLine {
-                guard let newline = _firstIndex(of: 0x0A, in: chunk, from: start) else { return }
+                guard let newline = unsafe _firstIndex(of: 0x0A, in: chunk, from: start) else { return }
                 skipsToNextLine = false
                 start = newline + 1
             }
-            guard start < chunk.count, let error = parseSpan(chunk, from: start, base: base) else { return }
+            guard start < chunk.count, let error = unsafe parseSpan(chunk, from: start, base: base) else { return }
             guard mode == .lines, case .dataCorrupted(let context) = error,
                   let syntax = context.underlyingError as? JSONSyntaxError else {
                 failure = error
                 return
             }
-            switch resynchronize(after: syntax, error, in: chunk, base: base) {
+            switch unsafe resynchronize(after: syntax, error, in: chunk, base: base) {
             case .parse(let index):
                 start = index
             case .parseAgain(let bytes, let offset):
-                bytes.withUnsafeBytes { parseBody($0, from: 0, base: offset) }
+                unsafe bytes.withUnsafeBytes { unsafe parseBody($0, from: 0, base: offset) }
                 return
             }
         }
@@ -399,28 +403,28 @@ final class _ElementStream {
     /// (yajl takes them for whitespace; JSON never allows them raw), and
     /// returns the error that stopped it, if any.
     private func parseSpan(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) -> DecodingError? {
-        let verticalTab = _firstIndex(of: 0x0B, in: chunk, from: start)
-        let end = _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
-        let body = UnsafeRawBufferPointer(rebasing: chunk[start..<end])
-        if !handleSawContent { handleSawContent = body.contains { !_isJSONWhitespace($0) } }
-        let outcome = parser.parse(body, base: base + UInt64(start))
+        let verticalTab = unsafe _firstIndex(of: 0x0B, in: chunk, from: start)
+        let end = unsafe _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
+        let body = unsafe UnsafeRawBufferPointer(rebasing: chunk[start..<end])
+        if !handleSawContent { handleSawContent = unsafe body.contains { !_isJSONWhitespace($0) } }
+        let outcome = unsafe parser.parse(body, base: base + UInt64(start))
         guard case .ok = outcome else {
-            let fed = parser.lastFed  // `body`, or a long token's bytes held back
-            return syntaxError(outcome, chunk: fed.bytes, base: fed.base)
+            let fed = unsafe parser.lastFed  // `body`, or a long token's bytes held back
+            return unsafe syntaxError(outcome, chunk: fed.bytes, base: fed.base)
         }
-        let window = _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
+        let window = unsafe _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
         let boundary = parser.boundary.offset
-        if let tokens = _tokensAfter(boundary, in: window, allowsComments: limits.allowsComments) {
+        if let tokens = unsafe _tokensAfter(boundary, in: window, allowsComments: limits.allowsComments) {
             tokensAfterBoundary = (boundary, tokens)
         }
-        recent.append(body, base: base + UInt64(start))
+        unsafe recent.append(body, base: base + UInt64(start))
         guard end < chunk.count else { return nil }
         if case let held = parser.flushHeld(), !held.isOK {
-            let fed = parser.lastFed  // an error in a long token held back comes first
-            return syntaxError(held, chunk: fed.bytes, base: fed.base)
+            let fed = unsafe parser.lastFed  // an error in a long token held back comes first
+            return unsafe syntaxError(held, chunk: fed.bytes, base: fed.base)
         }
         return decodingError(JSONSyntaxError(
-            message: "Unexpected character \(_describeByte(chunk[end]))",
+            message: unsafe "Unexpected character \(_describeByte(chunk[end]))",
             position: position(of: base + UInt64(end))))
     }
 
@@ -437,16 +441,16 @@ final class _ElementStream {
             }
             throw decodingError(JSONSyntaxError(message: "Unexpected end of input",
                                                 position: position(of: inputOffset)))
-        case .invalid where parser.lastFed.bytes.count > 0:
+        case .invalid where unsafe parser.lastFed.bytes.count > 0:
             // In the bytes of a long token, held back until the end (yajl's
             // end of input leaves nothing fed); the error may be at its last byte.
-            let fed = parser.lastFed
-            throw syntaxError(outcome, chunk: fed.bytes, base: fed.base)
+            let fed = unsafe parser.lastFed
+            throw unsafe syntaxError(outcome, chunk: fed.bytes, base: fed.base)
         default:
             // A token that yajl could only finish at the end (a number) was
             // rejected: look for it among the last bytes read.
-            throw syntaxError(outcome, chunk: UnsafeRawBufferPointer(start: nil, count: 0),
-                              base: inputOffset, atEnd: true)
+            throw unsafe syntaxError(outcome, chunk: UnsafeRawBufferPointer(start: nil, count: 0),
+                                     base: inputOffset, atEnd: true)
         }
         if (mode == .array || mode == .members) && !parser.foundTarget {
             let kind = mode == .array ? "array" : "object"
@@ -459,7 +463,7 @@ final class _ElementStream {
 
     private func pruneLines() {
         var keepFrom = lastChunkBase
-        if let parser, parser.tokenCount > 0 { keepFrom = min(keepFrom, parser.tokens[0].position) }
+        if let parser, parser.tokenCount > 0 { keepFrom = unsafe min(keepFrom, parser.tokens[0].position) }
         // A long token held back (`tape_feed.c`): its errors show up when it ends.
         if let parser, let held = parser.openTokenStart { keepFrom = min(keepFrom, held) }
         lines.prune(before: keepFrom)

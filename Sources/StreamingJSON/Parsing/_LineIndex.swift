@@ -18,8 +18,8 @@ struct _LineIndex {
         guard let start = chunk.baseAddress else { return }
         var offset = 0
         while offset < chunk.count,
-              let hit = memchr(start + offset, 0x0A, chunk.count - offset) {
-            let index = start.distance(to: UnsafeRawPointer(hit))
+              let hit = unsafe memchr(start + offset, 0x0A, chunk.count - offset) {
+            let index = unsafe start.distance(to: UnsafeRawPointer(hit))
             newlines.append(base + UInt64(index))
             offset = index + 1
         }

@@ -156,13 +156,13 @@ enum _ParsingThreads {
 
     static func started() {
         lock.lock()
-        running += 1
+        unsafe running += 1
         lock.unlock()
     }
 
     static func ended() {
         lock.lock()
-        running -= 1
+        unsafe running -= 1
         lock.broadcast()
         lock.unlock()
     }
@@ -174,8 +174,8 @@ enum _ParsingThreads {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock()
         defer { lock.unlock() }
-        while running > 0 && lock.wait(until: deadline) {}
-        return running == 0
+        while unsafe running > 0 && lock.wait(until: deadline) {}
+        return unsafe running == 0
     }
 }
 
@@ -203,6 +203,6 @@ extension _ElementStream {
     /// Producer side: moves the elements completed so far into `tape`.
     func moveCompleteElements(to tape: _TapeParser) -> Bool {
         guard let parser else { return true }
-        return sj_parser_move_complete(parser.state, tape.state) != 0
+        return unsafe sj_parser_move_complete(parser.state, tape.state) != 0
     }
 }

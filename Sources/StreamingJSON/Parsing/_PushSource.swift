@@ -35,8 +35,8 @@ final class _PushSource: _ByteSource {
             return isFinished && available == 0 ? 0 : -1
         }
         let count = min(available, buffer.count)
-        pending.withUnsafeBytes { bytes in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
+        unsafe pending.withUnsafeBytes { bytes in
+            unsafe buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + count)]))
         }
         offset += count
         handedOut += count

@@ -19,15 +19,15 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
     while let last = detail.last, last == "\n" || last == "." || last == " " { detail.removeLast() }
 
     func byte(at position: UInt64) -> String {
-        window[position].map(_describeByte) ?? "end of input"
+        unsafe window[position].map(_describeByte) ?? "end of input"
     }
 
     // yajl finishes a number (or literal) only when it sees the end.
-    if atEnd && lexical { return ("Unexpected end of input", window.end) }
+    if atEnd && lexical { return unsafe ("Unexpected end of input", window.end) }
 
     if lexical {
         let pastTheByte = detail.contains("invalid char in json text") || detail.contains("UTF8")
-        let index = min(max(pastTheByte && offset > window.start ? offset - 1 : offset, window.start), window.end)
+        let index = unsafe min(max(pastTheByte && offset > window.start ? offset - 1 : offset, window.start), window.end)
         let found = byte(at: index)
         let message: String
         if detail.contains("invalid char in json text") {
@@ -95,21 +95,22 @@ typealias _TokenStart = (offset: UInt64, byte: UInt8)
 func _tokensAfter(_ boundary: UInt64, in window: _ByteWindow, allowsComments: Bool) -> [_TokenStart]? {
     let limit = boundary + UInt64(_RecentBytes.capacity)
     var index = boundary
-    if index < window.start && window.start <= 3 { index = window.start }  // after a byte order mark
-    guard index >= window.start else { return nil }
+    if unsafe index < window.start && window.start <= 3 { index = unsafe window.start }  // after a byte order mark
+    guard unsafe index >= window.start else { return nil }
     var tokens: [_TokenStart] = []
-    scan: while tokens.count < 2, index < limit, let byte = window[index] {
+    scan: while tokens.count < 2, index < limit, let byte = unsafe window[index] {
         if _isJSONWhitespace(byte) {
             index += 1
             continue
         }
-        if allowsComments, byte == UInt8(ascii: "/"), let kind = window[index + 1],
+        if allowsComments, byte == UInt8(ascii: "/"), let kind = unsafe window[index + 1],
            kind == UInt8(ascii: "*") || kind == UInt8(ascii: "/") {
             index += 2
             while true {  // to the comment's end
-                guard index < limit, let c = window[index] else { break scan }
+                guard index < limit, let c = unsafe window[index] else { break scan }
                 index += 1
-                if kind == UInt8(ascii: "/") ? c == 0x0A : c == UInt8(ascii: "*") && window[index] == UInt8(ascii: "/") {
+                if unsafe kind == UInt8(ascii: "/")
+                    ? c == 0x0A : c == UInt8(ascii: "*") && window[index] == UInt8(ascii: "/") {
                     if kind == UInt8(ascii: "*") { index += 1 }
                     break
                 }
@@ -142,21 +143,21 @@ func _isWordByte(_ byte: UInt8) -> Bool {
 
 /// The first byte of the token that ends just before `end`.
 func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
-    guard end > window.start, let last = window[end - 1] else { return end }
+    guard unsafe end > window.start, let last = unsafe window[end - 1] else { return end }
     if _isJSONWhitespace(last) { return end }
     if last == UInt8(ascii: "\"") {
         // The opening quote is the nearest quote not escaped by an odd run of backslashes.
         var index = end - 1
-        while index > window.start {
+        while unsafe index > window.start {
             index -= 1
-            guard window[index] == UInt8(ascii: "\"") else { continue }
+            guard unsafe window[index] == UInt8(ascii: "\"") else { continue }
             var backslashes: UInt64 = 0
-            while index - backslashes > window.start && window[index - backslashes - 1] == UInt8(ascii: "\\") {
+            while unsafe index - backslashes > window.start && window[index - backslashes - 1] == UInt8(ascii: "\\") {
                 backslashes += 1
             }
             if backslashes % 2 == 0 { return index }
         }
-        return window.start
+        return unsafe window.start
     }
     func isWordByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
@@ -164,11 +165,11 @@ func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
     }
     guard isWordByte(last) else { return end - 1 }
     var index = end - 1
-    while index > window.start, let previous = window[index - 1], isWordByte(previous) { index -= 1 }
+    while unsafe index > window.start, let previous = unsafe window[index - 1], isWordByte(previous) { index -= 1 }
     // A run of word bytes may hold several tokens (`12true`, `1e3-8`: yajl lexes
     // a number, then the next token): lex it forward as yajl does and keep the
     // last token's start.
-    while let next = _wordTokenEnd(from: index, in: window), next < end { index = next }
+    while let next = unsafe _wordTokenEnd(from: index, in: window), next < end { index = next }
     return index
 }
 
@@ -176,26 +177,26 @@ func _tokenStart(endingAt end: UInt64, in window: _ByteWindow) -> UInt64 {
 /// lexes it (the longest number; `true`, `null` and `false` by their length);
 /// nil when no such token starts there.
 func _wordTokenEnd(from start: UInt64, in window: _ByteWindow) -> UInt64? {
-    guard let first = window[start] else { return nil }
-    func isDigit(_ position: UInt64) -> Bool { window[position].map { $0 &- 0x30 <= 9 } ?? false }
+    guard let first = unsafe window[start] else { return nil }
+    func isDigit(_ position: UInt64) -> Bool { unsafe window[position].map { $0 &- 0x30 <= 9 } ?? false }
     switch first {
     case UInt8(ascii: "t"), UInt8(ascii: "n"): return start + 4
     case UInt8(ascii: "f"): return start + 5
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         var index = first == UInt8(ascii: "-") ? start + 1 : start
-        if window[index] == UInt8(ascii: "0") {
+        if unsafe window[index] == UInt8(ascii: "0") {
             index += 1
         } else {
             guard isDigit(index) else { return nil }
             while isDigit(index) { index += 1 }
         }
-        if window[index] == UInt8(ascii: "."), isDigit(index + 1) {
+        if unsafe window[index] == UInt8(ascii: "."), isDigit(index + 1) {
             index += 1
             while isDigit(index) { index += 1 }
         }
-        if let e = window[index], e | 0x20 == UInt8(ascii: "e") {
+        if let e = unsafe window[index], e | 0x20 == UInt8(ascii: "e") {
             var digits = index + 1
-            if window[digits] == UInt8(ascii: "+") || window[digits] == UInt8(ascii: "-") { digits += 1 }
+            if unsafe window[digits] == UInt8(ascii: "+") || window[digits] == UInt8(ascii: "-") { digits += 1 }
             if isDigit(digits) {
                 index = digits
                 while isDigit(index) { index += 1 }
@@ -210,19 +211,20 @@ func _wordTokenEnd(from start: UInt64, in window: _ByteWindow) -> UInt64? {
 /// The bytes around a syntax error: the chunk yajl was given and up to 4 KiB
 /// read before the current chunk. That chunk is usually the current one; for
 /// a long token held back (`tape_feed.c`) it is the token's bytes,
-/// which the recent bytes then overlap.
-struct _ByteWindow {
+/// which the recent bytes then overlap. Unsafe: `chunk` is the caller's
+/// buffer, which must outlive the window.
+@unsafe struct _ByteWindow {
     let recent: _RecentBytes
     let chunk: UnsafeRawBufferPointer
     let chunkBase: UInt64
 
-    var start: UInt64 { recent.bytes.isEmpty ? chunkBase : min(recent.base, chunkBase) }
-    var end: UInt64 { chunkBase + UInt64(chunk.count) }
+    var start: UInt64 { unsafe recent.bytes.isEmpty ? chunkBase : min(recent.base, chunkBase) }
+    var end: UInt64 { unsafe chunkBase + UInt64(chunk.count) }
 
     subscript(position: UInt64) -> UInt8? {
-        if position >= chunkBase && position < end { return chunk[Int(position - chunkBase)] }
-        if position >= recent.base && position < recent.base + UInt64(recent.bytes.count) {
-            return recent.bytes[Int(position - recent.base)]
+        if unsafe position >= chunkBase && position < end { return unsafe chunk[Int(position - chunkBase)] }
+        if unsafe position >= recent.base && position < recent.base + UInt64(recent.bytes.count) {
+            return unsafe recent.bytes[Int(position - recent.base)]
         }
         return nil
     }
@@ -239,11 +241,11 @@ struct _RecentBytes {
         let end = chunkBase + UInt64(chunk.count)
         if chunk.count >= Self.capacity {
             bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: chunk[(chunk.count - Self.capacity)...])
+            unsafe bytes.append(contentsOf: chunk[(chunk.count - Self.capacity)...])
         } else {
             let overflow = bytes.count + chunk.count - Self.capacity
             if overflow > 0 { bytes.removeFirst(overflow) }
-            bytes.append(contentsOf: chunk)
+            unsafe bytes.append(contentsOf: chunk)
         }
         base = end - UInt64(bytes.count)
     }

@@ -58,7 +58,11 @@ extension _ParseOutcome {
 /// The one owner of the C parser: allocation, configuration, feeding, status
 /// checks and the tape's memory. Everything else reads the tape through
 /// `tokens` and `arena`, which move when the tape grows or is compacted.
-final class _TapeParser {
+///
+/// Safe: it owns the C parser and the key lists it reads; the tape pointers
+/// it hands out are unsafe by their types, and its index-taking calls into
+/// the tape (unchecked) are `@unsafe`.
+@safe final class _TapeParser {
     let state: UnsafeMutablePointer<sj_parser>
     /// The key path's and the projection's keys, as the C parser reads them;
     /// they must outlive it.
@@ -68,24 +72,24 @@ final class _TapeParser {
 
     init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
         pathKeys = path.isEmpty ? nil : _CKeyList(path.map { Array($0.utf8) })
-        state = Self.create(mode, pathKeys, count: path.count)
+        unsafe state = unsafe Self.create(mode, pathKeys, count: path.count)
         if let members = limits.recordedMembers {
             let list = _CKeyList(members.names)
-            sj_parser_project(state, list.keys, list.lengths, list.count)
+            unsafe sj_parser_project(state, list.keys, list.lengths, list.count)
             memberKeys = list
         } else {
             memberKeys = nil
         }
-        state.pointee.limits = sj_limits(
+        unsafe state.pointee.limits = sj_limits(
             maxDepth: limits.maxDepth, maxNumberLength: limits.maxNumberLength,
             maxStringLength: limits.maxStringLength, maxElementBytes: UInt64(limits.maxElementBytes))
 
         allowsComments = limits.allowsComments
-        guard let handle = sj_parser_open(state) else { Self.outOfMemory() }
+        guard let handle = unsafe sj_parser_open(state) else { Self.outOfMemory() }
         // UTF-8 validation stays on (the flag named `dont_validate` turns it off).
-        _ = cyajl_config(handle, yajl_allow_comments, limits.allowsComments ? 1 : 0)
+        _ = unsafe cyajl_config(handle, yajl_allow_comments, limits.allowsComments ? 1 : 0)
         if mode == .lines || mode == .roots || mode == .events {
-            _ = cyajl_config(handle, yajl_allow_multiple_values, 1)
+            _ = unsafe cyajl_config(handle, yajl_allow_multiple_values, 1)
         }
     }
 
@@ -94,17 +98,17 @@ final class _TapeParser {
     init(tapeOnly: Void) {
         pathKeys = nil
         memberKeys = nil
-        state = Self.create(.lines, nil, count: 0)
+        unsafe state = unsafe Self.create(.lines, nil, count: 0)
     }
 
     deinit {
-        sj_parser_destroy(state)
+        unsafe sj_parser_destroy(state)
     }
 
     /// The C parser's state, on cache lines of its own (`sj_parser_create`).
     private static func create(_ mode: _StreamMode, _ path: _CKeyList?, count: Int) -> UnsafeMutablePointer<sj_parser> {
-        guard let state = sj_parser_create(mode.rawValue, path?.keys, path?.lengths, count) else { outOfMemory() }
-        return state
+        guard let state = unsafe sj_parser_create(mode.rawValue, path?.keys, path?.lengths, count) else { outOfMemory() }
+        return unsafe state
     }
 
     /// The tape's buffers grow with the largest element; running out of
@@ -117,28 +121,29 @@ final class _TapeParser {
     /// After a syntax error in JSON Lines: a new yajl handle (yajl cannot
     /// recover), the element in progress forgotten, complete elements kept.
     func restart() {
-        sj_parser_restart(state)
-        guard state.pointee.yajl != nil else { Self.outOfMemory() }
-        _ = cyajl_config(state.pointee.yajl, yajl_allow_comments, allowsComments ? 1 : 0)
-        _ = cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
+        unsafe sj_parser_restart(state)
+        guard unsafe state.pointee.yajl != nil else { Self.outOfMemory() }
+        _ = unsafe cyajl_config(state.pointee.yajl, yajl_allow_comments, allowsComments ? 1 : 0)
+        _ = unsafe cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
     }
 
     /// The end of the last token yajl accepted (`CJSONTape.h`).
     var boundary: _TokenBoundary {
-        _TokenBoundary(offset: state.pointee.location.boundary, separated: state.pointee.location.boundarySeparated != 0)
+        unsafe _TokenBoundary(offset: state.pointee.location.boundary,
+                              separated: state.pointee.location.boundarySeparated != 0)
     }
 
     /// Where the element being parsed began, if one is in progress.
     var elementInProgressStart: UInt64? {
-        let p = state.pointee
-        return p.framing.depth > 0 || p.tape.tokenCount > Int(p.tape.completeEnd.token) ? p.tape.currentPosition : nil
+        let p = unsafe state.pointee
+        return unsafe p.framing.depth > 0 || p.tape.tokenCount > Int(p.tape.completeEnd.token) ? p.tape.currentPosition : nil
     }
 
     // MARK: Feeding
 
     func parse(_ chunk: UnsafeRawBufferPointer, base: UInt64) -> _ParseOutcome {
-        let status = sj_parser_parse(state, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                     chunk.count, base)
+        let status = unsafe sj_parser_parse(state, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                            chunk.count, base)
         return check(status)
     }
 
@@ -146,32 +151,32 @@ final class _TapeParser {
     /// just parsed, or the bytes of a long token held back until its end
     /// (`tape_feed.c` in CJSONTape). Valid until the next call.
     var lastFed: (bytes: UnsafeRawBufferPointer, base: UInt64) {
-        let p = state.pointee
-        return (UnsafeRawBufferPointer(start: p.input.fed, count: p.input.fedLength), p.input.fedBase)
+        let p = unsafe state.pointee
+        return unsafe (UnsafeRawBufferPointer(start: p.input.fed, count: p.input.fedLength), p.input.fedBase)
     }
 
     /// The UTF-16 code unit of the last unpaired surrogate escape found
     /// (`SJ_ERROR_SURROGATE`).
-    var unpairedSurrogate: UInt16 { UInt16(truncatingIfNeeded: state.pointee.checks.escUnit) }
+    var unpairedSurrogate: UInt16 { unsafe UInt16(truncatingIfNeeded: state.pointee.checks.escUnit) }
 
     /// Why the last UTF-8 sequence refused was refused (`SJ_ERROR_UTF8`, `SJ_UTF8_*`).
-    var invalidUTF8Reason: UInt8 { state.pointee.checks.utf8Bad }
+    var invalidUTF8Reason: UInt8 { unsafe state.pointee.checks.utf8Bad }
 
     /// Where the token that the last chunk ended inside of begins, if one is open.
     var openTokenStart: UInt64? {
-        let start = state.pointee.pending.pendingStart
+        let start = unsafe state.pointee.pending.pendingStart
         return start == UInt64.max ? nil : start
     }
 
     /// Hands yajl the bytes of a long token held back (`tape_feed.c`), so that
     /// an error in them is reported before one found after them.
     func flushHeld() -> _ParseOutcome {
-        check(sj_parser_flush_held(state))
+        unsafe check(sj_parser_flush_held(state))
     }
 
     /// Ends the input, `end` bytes long: yajl reports truncation only here.
     func complete(end: UInt64) -> _ParseOutcome {
-        check(sj_parser_complete(state, end))
+        unsafe check(sj_parser_complete(state, end))
     }
 
     /// Every yajl status goes through here.
@@ -180,15 +185,16 @@ final class _TapeParser {
         case yajl_status_ok:
             return .ok
         case yajl_status_client_canceled:
-            let p = state.pointee
-            return .stopped(code: p.location.error, position: p.location.errorPosition, foundKind: UInt8(truncatingIfNeeded: p.location.errorKind))
+            let p = unsafe state.pointee
+            return unsafe .stopped(code: p.location.error, position: p.location.errorPosition,
+                                   foundKind: UInt8(truncatingIfNeeded: p.location.errorKind))
         default:
-            let handle = state.pointee.yajl
-            let offset = Int(yajl_get_bytes_consumed(handle))
+            let handle = unsafe state.pointee.yajl
+            let offset = unsafe Int(yajl_get_bytes_consumed(handle))
             var message = "invalid JSON"
-            if let text = yajl_get_error(handle, 0, nil, 0) {
-                message = String(cString: text)
-                yajl_free_error(handle, text)
+            if let text = unsafe yajl_get_error(handle, 0, nil, 0) {
+                message = unsafe String(cString: text)
+                unsafe yajl_free_error(handle, text)
             }
             return .invalid(message: message, offset: offset, boundary: boundary)
         }
@@ -200,36 +206,38 @@ final class _TapeParser {
     /// pointer, which stays valid as long as the parser (the buffers it
     /// points to move when the tape grows or is compacted).
     var tape: UnsafeMutablePointer<sj_tape> {
-        (UnsafeMutableRawPointer(state) + MemoryLayout<sj_parser>.offset(of: \.tape)!)
+        unsafe (UnsafeMutableRawPointer(state) + MemoryLayout<sj_parser>.offset(of: \.tape)!)
             .assumingMemoryBound(to: sj_tape.self)
     }
 
-    var tokens: UnsafePointer<sj_token> { UnsafePointer(state.pointee.tape.tokens) }
-    var arena: UnsafePointer<UInt8> { UnsafePointer(state.pointee.tape.arena) }
-    var tokenCount: Int { state.pointee.tape.tokenCount }
-    var elementCount: Int { state.pointee.tape.elementCount }
+    var tokens: UnsafePointer<sj_token> { unsafe UnsafePointer(state.pointee.tape.tokens) }
+    var arena: UnsafePointer<UInt8> { unsafe UnsafePointer(state.pointee.tape.arena) }
+    var tokenCount: Int { unsafe state.pointee.tape.tokenCount }
+    var elementCount: Int { unsafe state.pointee.tape.elementCount }
 
-    /// Index (on the tape) of complete element `index` (0 = oldest kept).
-    func elementStart(_ index: Int) -> Int { Int(state.pointee.tape.elements[index].token) }
+    /// Index (on the tape) of complete element `index` (0 = oldest kept);
+    /// `index` must be below `elementCount`.
+    @unsafe func elementStart(_ index: Int) -> Int { unsafe Int(state.pointee.tape.elements[index].token) }
 
-    /// Drops the `count` oldest complete elements; returns the tokens dropped.
-    func dropElements(_ count: Int) -> Int { sj_parser_drop_elements(state, count) }
+    /// Drops the `count` oldest complete elements (at most `elementCount`);
+    /// returns the tokens dropped.
+    @unsafe func dropElements(_ count: Int) -> Int { unsafe sj_parser_drop_elements(state, count) }
 
     /// Whether the target of an `.array`/`.members` stream was found.
-    var foundTarget: Bool { state.pointee.framing.inTarget != 0 || state.pointee.framing.targetDone != 0 }
+    var foundTarget: Bool { unsafe state.pointee.framing.inTarget != 0 || state.pointee.framing.targetDone != 0 }
 
     /// In `.document` mode: the root is an array whose elements are streamed.
     var streamsRootArray: Bool {
-        let p = state.pointee
-        return p.framing.frameDepth == 1 && (p.framing.inTarget != 0 || p.framing.targetDone != 0)
+        let p = unsafe state.pointee
+        return unsafe p.framing.frameDepth == 1 && (p.framing.inTarget != 0 || p.framing.targetDone != 0)
     }
 
-    var completedElements: UInt64 { state.pointee.tape.completedElements }
+    var completedElements: UInt64 { unsafe state.pointee.tape.completedElements }
 }
 
 /// Byte strings laid out for C (`const unsigned char *const *` and
 /// `const size_t *`), alive as long as this object.
-final class _CKeyList {
+@safe final class _CKeyList {
     let keys: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     let lengths: UnsafeMutablePointer<Int>
     let count: Int
@@ -237,22 +245,22 @@ final class _CKeyList {
 
     init(_ names: [[UInt8]]) {
         count = names.count
-        keys = .allocate(capacity: max(count, 1))
-        lengths = .allocate(capacity: max(count, 1))
-        storage = names.map { name in
+        unsafe keys = .allocate(capacity: max(count, 1))
+        unsafe lengths = .allocate(capacity: max(count, 1))
+        unsafe storage = unsafe names.map { name in
             let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: max(name.count, 1))
-            bytes.initialize(from: name, count: name.count)
-            return bytes
+            unsafe bytes.initialize(from: name, count: name.count)
+            return unsafe bytes
         }
         for index in 0..<count {
-            keys[index] = UnsafePointer(storage[index])
-            lengths[index] = names[index].count
+            unsafe keys[index] = unsafe UnsafePointer(storage[index])
+            unsafe lengths[index] = names[index].count
         }
     }
 
     deinit {
-        storage.forEach { $0.deallocate() }
-        keys.deallocate()
-        lengths.deallocate()
+        unsafe storage.forEach { unsafe $0.deallocate() }
+        unsafe keys.deallocate()
+        unsafe lengths.deallocate()
     }
 }

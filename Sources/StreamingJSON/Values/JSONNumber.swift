@@ -31,7 +31,7 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
     /// A number with this literal text, or nil when `text` is not a JSON number.
     public init?(text: String) {
         var text = text
-        guard text.withUTF8({ _isJSONNumber($0) }) else { return nil }
+        guard text.withUTF8({ unsafe _isJSONNumber($0) }) else { return nil }
         storage = .literal(text)
     }
 
@@ -59,7 +59,7 @@ public struct JSONNumber: Sendable, CustomStringConvertible {
             // A literal read from JSON is native UTF-8: parsed in place, with
             // the exact fast path for short decimals (`select(.abv > 8)`
             // converts one per element).
-            return text.withUTF8 { _parseDouble($0) }
+            return text.withUTF8 { unsafe _parseDouble($0) }
         }
     }
 
@@ -202,23 +202,23 @@ func _isJSONNumber(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
     let n = text.count
     func digits() -> Int {
         let start = i
-        while i < n, text[i] &- 0x30 <= 9 { i += 1 }
+        while i < n, unsafe text[i] &- 0x30 <= 9 { i += 1 }
         return i - start
     }
-    if i < n, text[i] == UInt8(ascii: "-") { i += 1 }
+    if i < n, unsafe text[i] == UInt8(ascii: "-") { i += 1 }
     guard i < n else { return false }
-    if text[i] == UInt8(ascii: "0") {
+    if unsafe text[i] == UInt8(ascii: "0") {
         i += 1
     } else if digits() == 0 {
         return false
     }
-    if i < n, text[i] == UInt8(ascii: ".") {
+    if i < n, unsafe text[i] == UInt8(ascii: ".") {
         i += 1
         guard digits() > 0 else { return false }
     }
-    if i < n, text[i] | 0x20 == UInt8(ascii: "e") {
+    if i < n, unsafe text[i] | 0x20 == UInt8(ascii: "e") {
         i += 1
-        if i < n, text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
+        if i < n, unsafe text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-") { i += 1 }
         guard digits() > 0 else { return false }
     }
     return i == n
@@ -233,7 +233,7 @@ extension JSONNumber {
     public static func jqCanonicalLiteral(_ text: String) -> String {
         // Every number a writer prints passes here: the usual literal is
         // recognised in one pass over its bytes, without a copy.
-        let needsWork = text.utf8.withContiguousStorageIfAvailable(isNotCanonical) ?? true
+        let needsWork = unsafe text.utf8.withContiguousStorageIfAvailable(unsafe isNotCanonical) ?? true
         guard needsWork else { return text }
         return canonical(Array(text.utf8)) ?? text
     }
@@ -241,11 +241,11 @@ extension JSONNumber {
     /// Whether a literal's canonical form differs from its text: it has an
     /// exponent, or more than six zeros after the point.
     static func isNotCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = bytes.first else { return false }
-        for byte in bytes where byte | 0x20 == UInt8(ascii: "e") { return true }
+        guard let first = unsafe bytes.first else { return false }
+        for unsafe byte in unsafe bytes where byte | 0x20 == UInt8(ascii: "e") { return true }
         guard first == UInt8(ascii: "0") || first == UInt8(ascii: "-") else { return false }
-        let digits = first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
-        return digits.count > 8 && digits.starts(with: "0.000000".utf8)
+        let digits = unsafe first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
+        return unsafe digits.count > 8 && digits.starts(with: "0.000000".utf8)
     }
 
     private static func canonical(_ bytes: [UInt8]) -> String? {

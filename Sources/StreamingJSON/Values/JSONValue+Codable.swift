@@ -86,7 +86,7 @@ extension JSONNumber: Codable {
     public init(from decoder: any Decoder) throws {
         if let tape = decoder as? _TapeDecoder, tape.value >= 0 {
             let token = try tape.scalar(_Kind.number, JSONNumber.self, at: tape.value, path: tape.path)
-            self.init(validatedText: String(decoding: tape.bytes(of: token), as: UTF8.self))
+            unsafe self.init(validatedText: String(decoding: tape.bytes(of: token), as: UTF8.self))
             return
         }
         let single = try decoder.singleValueContainer()
@@ -116,10 +116,10 @@ extension JSONValue: _TapeDecodable {
     /// with jsonstream's reader): no containers, no coding keys.
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> JSONValue {
         guard let local = decoder.stream.local(index) else { throw decoder.dropped(path: path) }
-        let tokens = decoder.stream.tokens
-        let arena = decoder.stream.arena
-        guard tokens[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
-        return decoder.valueBuilder.value(at: local, tokens: tokens, arena: arena)
+        let tokens = unsafe decoder.stream.tokens
+        let arena = unsafe decoder.stream.arena
+        guard unsafe tokens[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
+        return unsafe decoder.valueBuilder.value(at: local, tokens: tokens, arena: arena)
     }
 }
 
@@ -130,24 +130,24 @@ extension JSONValue: _TapeEncodable {
         let tape = context.tape
         switch self {
         case .null:
-            tape.setScalar(node) { $0.writeLiteral("null") }
+            unsafe tape.setScalar(node) { $0.writeLiteral("null") }
         case .bool(let bool):
-            tape.setScalar(node) { $0.writeBool(bool) }
+            unsafe tape.setScalar(node) { $0.writeBool(bool) }
         case .number(let number):
             try number._encode(into: node, context: context, path: path, depth: depth)
         case .string(let string):
             let slashes = context.escapesSlashes
-            tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
+            unsafe tape.setScalar(node) { $0.writeString(string, escapesSlashes: slashes) }
         case .array(let array):
             try array._encode(into: node, context: context, path: path, depth: depth)
         case .object(let object):
             guard depth < context.options.maxDepth else {
                 throw _TapeEncoder.tooDeep(path: path, maxDepth: context.options.maxDepth)
             }
-            tape.clear(node)
-            _ = tape.makeContainer(node, kind: .object)
+            unsafe tape.clear(node)
+            _ = unsafe tape.makeContainer(node, kind: .object)
             for (key, value) in object {
-                let child = tape.member(of: node, key: key, replacing: true)
+                let child = unsafe tape.member(of: node, key: key, replacing: true)
                 try value._encode(into: child, context: context,
                                   path: path.appending(_JSONKey(stringValue: key)), depth: depth + 1)
             }
@@ -160,7 +160,7 @@ extension JSONNumber: _TapeEncodable {
     func _encode(into node: UInt32, context: _EncodingContext, path: _CodingPathNode, depth: Int) throws {
         switch storage {
         case .literal(var text):
-            context.tape.setScalar(node) { bytes in text.withUTF8 { bytes.append(contentsOf: $0) } }
+            unsafe context.tape.setScalar(node) { bytes in text.withUTF8 { unsafe bytes.append(contentsOf: $0) } }
         case .double(let value):
             try _TapeEncoder.encodeFloat(value, into: node, context: context, path: path)
         }

@@ -124,7 +124,7 @@ package struct _JQWriter {
             if style.colors { bytes.append(contentsOf: style.palette.sequences[3]) }
             if case .literal(let literal) = number.storage {
                 var text = style.canonicalNumbers ? JSONNumber.jqCanonicalLiteral(literal) : literal
-                text.withUTF8 { bytes.append(contentsOf: $0) }
+                text.withUTF8 { unsafe bytes.append(contentsOf: $0) }
             } else if number.double.isNaN {
                 // jq prints NaN as a null inside the number colour: both
                 // sequences, `null`, and two resets.
@@ -273,7 +273,7 @@ package struct _JQWriter {
     /// `text` in the palette's colour number `color`, when colouring.
     private func scalar(_ color: Int, _ text: StaticString, into bytes: inout [UInt8]) {
         if style.colors { bytes.append(contentsOf: style.palette.sequences[color]) }
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         if style.colors { bytes.append(contentsOf: Self.reset) }
     }
 
@@ -292,7 +292,7 @@ package struct _JQWriter {
     /// scalar as `\uxxxx` (surrogate pairs above U+FFFF).
     package func writeString(_ string: String, into bytes: inout [UInt8]) {
         var string = string
-        string.withUTF8 { writeString(utf8: $0, into: &bytes) }
+        string.withUTF8 { unsafe writeString(utf8: $0, into: &bytes) }
     }
 
     /// Whether any of the eight bytes is below 0x20, `"`, `\\` or DEL (bytes
@@ -310,22 +310,23 @@ package struct _JQWriter {
     /// one padded with a byte that never needs one.
     @inline(__always)
     static func shortMayNeedEscape(_ base: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        let raw = UnsafeRawPointer(base)
+        let raw = unsafe UnsafeRawPointer(base)
         if count >= 8 {
-            return mayNeedEscape(raw.loadUnaligned(as: UInt64.self))
+            return unsafe mayNeedEscape(raw.loadUnaligned(as: UInt64.self))
                 || mayNeedEscape(raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
         }
         var word: UInt64 = 0x4141_4141_4141_4141
-        withUnsafeMutableBytes(of: &word) { $0.baseAddress!.copyMemory(from: raw, byteCount: count) }
+        unsafe withUnsafeMutableBytes(of: &word) { unsafe $0.baseAddress!.copyMemory(from: raw, byteCount: count) }
         return mayNeedEscape(word)
     }
 
     /// `writeString` for text already known to be valid UTF-8 (the tape's).
     func writeString(utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) {
-        if !style.asciiOnly, utf8.count <= 16, let base = utf8.baseAddress, !Self.shortMayNeedEscape(base, utf8.count) {
+        if !style.asciiOnly, utf8.count <= 16, let base = utf8.baseAddress,
+           unsafe !Self.shortMayNeedEscape(base, utf8.count) {
             // Most strings and keys: short, nothing to escape, one copy.
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: utf8)
+            unsafe bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))
             return
         }
@@ -336,21 +337,21 @@ package struct _JQWriter {
             // Eight bytes at a time while none of them needs an escape.
             if !style.asciiOnly, let base = utf8.baseAddress {
                 while i + 8 <= utf8.count {
-                    let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                    let word = unsafe UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
                     if Self.mayNeedEscape(word) { break }
                     i += 8
                 }
                 if i >= utf8.count { break }
             }
-            let byte = utf8[i]
+            let byte = unsafe utf8[i]
             if byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && (byte < 0x80 || !style.asciiOnly) {
                 i += 1
                 continue
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
             if byte >= 0x80 {
                 // asciiOnly: decode the scalar and escape it.
-                let (scalar, length) = Self.decodeScalar(utf8, at: i)
+                let (scalar, length) = unsafe Self.decodeScalar(utf8, at: i)
                 if scalar > 0xFFFF {
                     let v = scalar - 0x10000
                     Self.appendUnicodeEscape(0xD800 + (v >> 10), into: &bytes)
@@ -374,7 +375,7 @@ package struct _JQWriter {
             }
             runStart = i
         }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        unsafe bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
         bytes.append(UInt8(ascii: "\""))
     }
 
@@ -388,12 +389,12 @@ package struct _JQWriter {
 
     /// The scalar starting at `i` of valid UTF-8 (Swift strings always are).
     private static func decodeScalar(_ utf8: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
-        let lead = UInt32(utf8[i])
-        if lead < 0xE0 { return (((lead & 0x1F) << 6) | UInt32(utf8[i + 1] & 0x3F), 2) }
+        let lead = unsafe UInt32(utf8[i])
+        if lead < 0xE0 { return unsafe (((lead & 0x1F) << 6) | UInt32(utf8[i + 1] & 0x3F), 2) }
         if lead < 0xF0 {
-            return (((lead & 0x0F) << 12) | (UInt32(utf8[i + 1] & 0x3F) << 6) | UInt32(utf8[i + 2] & 0x3F), 3)
+            return unsafe (((lead & 0x0F) << 12) | (UInt32(utf8[i + 1] & 0x3F) << 6) | UInt32(utf8[i + 2] & 0x3F), 3)
         }
-        return (((lead & 0x07) << 18) | (UInt32(utf8[i + 1] & 0x3F) << 12) | (UInt32(utf8[i + 2] & 0x3F) << 6)
-                | UInt32(utf8[i + 3] & 0x3F), 4)
+        return unsafe (((lead & 0x07) << 18) | (UInt32(utf8[i + 1] & 0x3F) << 12) | (UInt32(utf8[i + 2] & 0x3F) << 6)
+                       | UInt32(utf8[i + 3] & 0x3F), 4)
     }
 }
