@@ -14,7 +14,7 @@
 /// Shared between the recorder's files, not exported from the library.
 #define SJ_INTERNAL __attribute__((visibility("hidden")))
 
-/// What a value met outside the recorded region means (tape_framing.c).
+/// What a value met outside the recorded region means (tape_callbacks.c).
 enum { SJ_SKIP = 0, SJ_RECORD = 1, SJ_OPEN_TARGET = 2, SJ_OPEN_PATH = 3, SJ_STOP = -1 };
 
 /// Where in a \u escape the last chunk ended (tape_checks.c).
@@ -26,12 +26,11 @@ SJ_INTERNAL int sj_append_slow(sj_parser *p, uint8_t kind, uint64_t position,
                                const unsigned char *bytes, size_t length);
 SJ_INTERNAL int sj_copy_long(unsigned char *to, const unsigned char *from, size_t length);
 SJ_INTERNAL int sj_oversized(sj_parser *p, int atKey);
-// tape_framing.c
+// tape_callbacks.c
 SJ_INTERNAL int sj_mark(sj_parser *p, int what, size_t keys, uint64_t position);
 SJ_INTERNAL int sj_root_end(sj_parser *p);
 SJ_INTERNAL int sj_event(sj_parser *p, uint8_t kind, uint64_t position, const unsigned char *bytes, size_t length);
 SJ_INTERNAL int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position);
-// tape_callbacks.c
 SJ_INTERNAL extern const yajl_callbacks sj_callback_table;
 SJ_INTERNAL uint64_t sj_key_bit(const unsigned char *key, size_t length);
 // tape_feed.c
