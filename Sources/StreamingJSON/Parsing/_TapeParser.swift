@@ -73,6 +73,7 @@ extension _ParseOutcome {
     init(mode: _StreamMode, path: [String], limits: _ParserLimits) {
         pathKeys = path.isEmpty ? nil : _CKeyList(path.map { Array($0.utf8) })
         unsafe state = unsafe Self.create(mode, pathKeys, count: path.count)
+        unsafe tape = unsafe Self.tape(of: state)
         if let members = limits.recordedMembers {
             let list = _CKeyList(members.names)
             unsafe sj_parser_project(state, list.keys, list.lengths, list.count)
@@ -99,6 +100,7 @@ extension _ParseOutcome {
         pathKeys = nil
         memberKeys = nil
         unsafe state = unsafe Self.create(.lines, nil, count: 0)
+        unsafe tape = unsafe Self.tape(of: state)
     }
 
     deinit {
@@ -205,7 +207,10 @@ extension _ParseOutcome {
     /// The recorded tokens, inside the parser's state: readers keep this
     /// pointer, which stays valid as long as the parser (the buffers it
     /// points to move when the tape grows or is compacted).
-    var tape: UnsafeMutablePointer<sj_tape> {
+    let tape: UnsafeMutablePointer<sj_tape>
+
+    /// `state`'s `tape` field, found once when the parser is made.
+    private static func tape(of state: UnsafeMutablePointer<sj_parser>) -> UnsafeMutablePointer<sj_tape> {
         unsafe (UnsafeMutableRawPointer(state) + MemoryLayout<sj_parser>.offset(of: \.tape)!)
             .assumingMemoryBound(to: sj_tape.self)
     }
