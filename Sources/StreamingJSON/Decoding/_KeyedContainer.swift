@@ -314,18 +314,18 @@ import Foundation
     func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) throws -> Int? {
         if unsafe _slowPath(place.generation != stream.tapeGeneration) { try locate() }
         // Debug builds (the tests) check that the tape has not moved under an unchanged generation.
-        unsafe assert(stream.local(object) == place.local && stream.tokens == place.tokens && stream.arena == place.arena,
+        unsafe assert(stream.local(object) == place.local && stream.view.isSame(as: place.tape),
                       "the tape changed without a new tapeGeneration")
         let count = wanted.count
-        let key = unsafe wanted.baseAddress ?? UnsafePointer(place.arena)
+        let key = unsafe wanted.baseAddress ?? place.tape.arena
         let wantedHash = unsafe hash ?? _KeyFilter.hash(key, count)
         // Keys decoded in document order: the member at the cursor, whose key
         // the filter says no passed member has.
         let member = unsafe place.local &+ cursor
         if unsafe member < place.end && !passedKeys.contains(wantedHash) {
-            let token = unsafe place.tokens[member]
-            if unsafe token.length == count && _equalShortBytes(place.arena + token.arenaOffset, key, count) {
-                let value = unsafe place.tokens[member &+ 1]
+            let token = unsafe place.tape[member]
+            if unsafe token.length == count && _equalShortBytes(place.tape.start(of: token), key, count) {
+                let value = unsafe place.tape[member &+ 1]
                 unsafe cursor &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
                 unsafe passedKeys.insert(wantedHash)
                 return unsafe object &+ (member &+ 1 &- place.local)
@@ -339,16 +339,16 @@ import Foundation
     /// earlier occurrence, or another key's bits) from the first member.
     @inline(never)
     private func search(_ key: UnsafePointer<UInt8>, _ count: Int, _ wantedHash: UInt32) -> Int? {
-        let tokens = unsafe place.tokens, arena = unsafe place.arena, local = unsafe place.local, end = unsafe place.end
+        let tape = unsafe place.tape, local = unsafe place.local, end = unsafe place.end
         let start = unsafe local &+ cursor
         var member = unsafe passedKeys.contains(wantedHash) ? local &+ 1 : start
         var passed = _KeyFilter()
         while member < end {
-            let token = unsafe tokens[member]
+            let token = unsafe tape[member]
             let length = token.length
-            let value = unsafe tokens[member &+ 1]
+            let value = unsafe tape[member &+ 1]
             let next = member &+ (value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2)
-            if unsafe length == count && _equalShortBytes(arena + token.arenaOffset, key, count) {
+            if unsafe length == count && _equalShortBytes(tape.start(of: token), key, count) {
                 if member >= start {
                     unsafe cursor = next &- local
                     passed.insert(wantedHash)
@@ -356,7 +356,7 @@ import Foundation
                 }
                 return unsafe object &+ (member &+ 1 &- local)
             }
-            if member >= start { unsafe passed.insert(_KeyFilter.hash(arena + token.arenaOffset, length)) }
+            if member >= start { unsafe passed.insert(_KeyFilter.hash(tape.start(of: token), length)) }
             member = next
         }
         return nil
@@ -366,9 +366,9 @@ import Foundation
     @inline(never)
     private func locate() throws {
         guard let local = unsafe stream.local(object) else { throw unsafe decoder.dropped(path: node) }
-        let tokens = unsafe stream.tokens
-        unsafe place = unsafe _ObjectPlace(generation: stream.tapeGeneration, tokens: tokens, arena: stream.arena,
-                                           local: local, end: local &+ 1 &+ tokens[local].span)
+        let tape = unsafe stream.view
+        unsafe place = unsafe _ObjectPlace(generation: stream.tapeGeneration, tape: tape,
+                                           local: local, end: local &+ 1 &+ tape[local].span)
     }
 
     /// `valueIndex(named:)` with a key strategy: the converted keys, compared as strings.
@@ -376,13 +376,13 @@ import Foundation
     func convertedValueIndex(named name: String) throws -> Int? {
         guard let convertedKeys = unsafe convertedKeys else { return nil }
         guard let local = unsafe stream.local(object) else { throw unsafe decoder.dropped(path: node) }
-        let tokens = unsafe stream.tokens
-        let end = unsafe local + 1 + tokens[local].span
+        let tape = unsafe stream.view
+        let end = unsafe local + 1 + tape[local].span
         var member = local + 1
         var ordinal = 0
         while member < end {
             if convertedKeys[ordinal] == name { return unsafe object + (member + 1 - local) }
-            unsafe member += 1 + tokens[member + 1].size
+            member = unsafe tape.member(after: member)
             ordinal += 1
         }
         return nil
@@ -468,13 +468,12 @@ struct _KeyFilter {
     }
 }
 
-/// An object's tokens as a keyed container last found them: the tape's
-/// pointers, the object's tape index and the index past its members, valid
-/// while the stream's tape generation is `generation`.
+/// An object's tokens as a keyed container last found them: the tape, the
+/// object's tape index and the index past its members, valid while the
+/// stream's tape generation is `generation`.
 @unsafe struct _ObjectPlace {
     var generation = Int.min
-    var tokens = unsafe UnsafePointer<sj_token>(bitPattern: MemoryLayout<sj_token>.alignment)!
-    var arena = unsafe UnsafePointer<UInt8>(bitPattern: 1)!
+    var tape = unsafe _TapeView.empty
     var local = 0
     var end = 0
 }

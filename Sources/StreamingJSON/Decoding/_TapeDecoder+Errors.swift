@@ -12,7 +12,7 @@ extension _TapeDecoder {
     /// "line 3, column 17 (byte 45)" for the value at `index`, if it is still on the tape.
     func location(of index: Int) -> String? {
         guard let local = stream.local(index) else { return nil }
-        return unsafe stream.position(of: stream.tokens[local].position).description
+        return unsafe stream.position(of: stream.view[local].position).description
     }
 
     func describeFound(at index: Int) -> String {
@@ -21,7 +21,7 @@ extension _TapeDecoder {
         case Self.absent: return "no value"
         default:
             guard let local = stream.local(index) else { return "a value" }
-            return unsafe _describeKind(stream.tokens[local].kind)
+            return unsafe _describeKind(stream.view[local].kind)
         }
     }
 
@@ -34,7 +34,7 @@ extension _TapeDecoder {
     func typeMismatch(_ type: Any.Type, at index: Int, path: _CodingPathNode) -> DecodingError {
         // What was found is no value but an element over maxElementBytes: say so,
         // as streams do.
-        if index >= 0, let local = stream.local(index), unsafe stream.tokens[local].kind == _Kind.oversized {
+        if index >= 0, let local = stream.local(index), unsafe stream.view[local].kind == _Kind.oversized {
             return oversized(at: index, path: path)
         }
         return DecodingError.typeMismatch(type, .init(
@@ -64,7 +64,7 @@ extension _TapeDecoder {
     /// An element that passed `maxElementBytes`: parsed, not kept.
     @inline(never)
     func oversized(at index: Int, path: _CodingPathNode) -> DecodingError {
-        let offset = stream.local(index).map { unsafe stream.tokens[$0].position } ?? 0
+        let offset = stream.local(index).map { unsafe stream.view[$0].position } ?? 0
         let error = JSONSyntaxError(message: "Element larger than \(stream.limits.maxElementBytes) bytes (maxElementBytes)",
                                     position: stream.position(of: offset))
         return DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: error.description,
@@ -88,9 +88,9 @@ extension _TapeDecoder {
     /// record) or without arrays.
     @inline(never)
     func objectRootReadAsLines(_ error: DecodingError, at index: Int) -> DecodingError? {
-        guard let local = stream.local(index), unsafe stream.tokens[local].kind == _Kind.object else { return nil }
-        let first = unsafe stream.position(of: stream.tokens[local].position)
-        let last = unsafe stream.position(of: stream.tokens[local + stream.tokens[local].span].position)
+        guard let local = stream.local(index), unsafe stream.view[local].kind == _Kind.object else { return nil }
+        let first = unsafe stream.position(of: stream.view[local].position)
+        let last = unsafe stream.position(of: stream.view[local + stream.view[local].span].position)
         // A JSON Lines record sits on one line; a document spread over lines is what a newcomer has.
         guard last.line > first.line,
               let keys = try? unwrap(_ArrayKeyPaths.self, at: index, path: .root), !keys.paths.isEmpty else { return nil }

@@ -11,7 +11,7 @@ extension _TapeDecoder {
     func scalar(_ kind: UInt8, _ type: Any.Type, at index: Int,
                 path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
         if index >= 0, let local = stream.local(index) {
-            let token = unsafe stream.tokens[local]
+            let token = unsafe stream.view[local]
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path())
@@ -33,7 +33,7 @@ extension _TapeDecoder {
 
     func decodeBool(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Bool {
         if index >= 0, let local = stream.local(index) {
-            let kind = unsafe stream.tokens[local].kind
+            let kind = unsafe stream.view[local].kind
             if kind == _Kind.true { return true }
             if kind == _Kind.false { return false }
         }
@@ -51,7 +51,7 @@ extension _TapeDecoder {
 
     func decodeDouble(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Double {
         if index >= 0, let local = stream.local(index) {
-            let token = unsafe stream.tokens[local]
+            let token = unsafe stream.view[local]
             if token.kind == _Kind.number {
                 let text = unsafe bytes(of: token)
                 let value = unsafe _parseDouble(text)
@@ -67,7 +67,7 @@ extension _TapeDecoder {
 
     func decodeFloat(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Float {
         if index >= 0, let local = stream.local(index) {
-            let token = unsafe stream.tokens[local]
+            let token = unsafe stream.view[local]
             if token.kind == _Kind.number {
                 let text = unsafe String(decoding: bytes(of: token), as: UTF8.self)
                 if let value = Float(text), unsafe value.isFinite && (value != 0 || _isZeroLiteral(bytes(of: token))) {

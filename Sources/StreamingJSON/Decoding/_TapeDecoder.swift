@@ -161,7 +161,7 @@ final class _TapeDecoder: Decoder {
     @inline(__always)
     func token(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> sj_token {
         guard let local = stream.local(index) else { throw dropped(path: path()) }
-        return unsafe stream.tokens[local]
+        return unsafe stream.view[local]
     }
 
     /// The kind of value at `index`, including the two off-tape values.
@@ -180,7 +180,7 @@ final class _TapeDecoder: Decoder {
     /// The bytes of a string, key or number token.
     @inline(__always)
     func bytes(of token: sj_token) -> UnsafeBufferPointer<UInt8> {
-        unsafe UnsafeBufferPointer(start: stream.arena + token.arenaOffset, count: token.length)
+        unsafe stream.view.bytes(of: token)
     }
 
     /// Absolute index of the value after the one at `index`.
@@ -282,10 +282,10 @@ extension _TapeDecoder {
     @inline(__always)
     private func scalarArray<R: _ScalarRead>(_: R.Type, at index: Int,
                                              path: @autoclosure () -> _CodingPathNode) throws -> [R.Value] {
-        guard index >= 0, let local = stream.local(index), unsafe stream.tokens[local].kind == _Kind.array else {
+        guard index >= 0, let local = stream.local(index), unsafe stream.view[local].kind == _Kind.array else {
             throw mismatch([R.Value].self, at: index, path: path())
         }
-        let count = unsafe stream.tokens[local].count
+        let count = unsafe stream.view[local].count
         var result: [R.Value] = []
         result.reserveCapacity(count)
         for position in 0..<count {
@@ -298,7 +298,7 @@ extension _TapeDecoder {
     /// The token of an array or object, or Foundation's errors for null and other kinds.
     func containerToken(_ kind: UInt8, _ type: Any.Type, at index: Int, path: _CodingPathNode) throws -> sj_token {
         if index >= 0, let local = stream.local(index) {
-            let token = unsafe stream.tokens[local]
+            let token = unsafe stream.view[local]
             if token.kind == kind { return token }
         }
         throw mismatch(type, at: index, path: path)

@@ -29,41 +29,36 @@ struct _ValueBuilder {
         keyStack.reserveCapacity(64)
     }
 
-    /// The value whose first token is `tokens[index]`.
-    mutating func value(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> JSONValue {
+    /// The value whose first token is `tape[index]`.
+    mutating func value(at index: Int, in tape: _TapeView) -> JSONValue {
         var cursor = index
-        return unsafe build(&cursor, tokens, arena)
+        return unsafe build(&cursor, tape)
     }
 
-    /// The value at `tokens[index]`; when it is an object and `members` is
+    /// The value at `tape[index]`; when it is an object and `members` is
     /// given, with only those members (the others are skipped on the tape).
-    mutating func value(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>,
-                        keeping members: _Projection?) -> JSONValue {
-        guard let members, unsafe tokens[index].kind == _Kind.object else {
-            return unsafe value(at: index, tokens: tokens, arena: arena)
+    mutating func value(at index: Int, in tape: _TapeView, keeping members: _Projection?) -> JSONValue {
+        guard let members, unsafe tape[index].kind == _Kind.object else {
+            return unsafe value(at: index, in: tape)
         }
         var object = JSONObject()
         var cursor = index + 1
-        for _ in unsafe 0..<tokens[index].count {
-            let token = unsafe tokens[cursor]
+        for _ in unsafe 0..<tape[index].count {
+            let token = unsafe tape[cursor]
             let kept = members.names.contains { name in
                 unsafe name.count == token.length
-                    && name.withUnsafeBufferPointer {
-                        unsafe _equalBytes($0.baseAddress!, arena + token.arenaOffset, token.length)
-                    }
+                    && name.withUnsafeBufferPointer { unsafe _equalBytes($0.baseAddress!, tape.start(of: token), token.length) }
             }
             if kept {
-                unsafe object[self.key(at: cursor, tokens: tokens, arena: arena)] =
-                    unsafe value(at: cursor + 1, tokens: tokens, arena: arena)
+                unsafe object[self.key(at: cursor, in: tape)] = unsafe value(at: cursor + 1, in: tape)
             }
-            unsafe cursor += 1 + tokens[cursor + 1].size
+            cursor = unsafe tape.member(after: cursor)
         }
         return .object(object)
     }
 
-    private mutating func build(_ cursor: inout Int, _ tokens: UnsafePointer<sj_token>,
-                                _ arena: UnsafePointer<UInt8>) -> JSONValue {
-        let token = unsafe tokens[cursor]
+    private mutating func build(_ cursor: inout Int, _ tape: _TapeView) -> JSONValue {
+        let token = unsafe tape[cursor]
         cursor += 1
         switch token.kind {
         case _Kind.null:
@@ -73,13 +68,13 @@ struct _ValueBuilder {
         case _Kind.false:
             return .bool(false)
         case _Kind.number:
-            return unsafe .number(JSONNumber(validatedText: Self.text(token, arena)))
+            return unsafe .number(JSONNumber(validatedText: tape.string(of: token)))
         case _Kind.string:
-            return unsafe .string(Self.text(token, arena))
+            return unsafe .string(tape.string(of: token))
         case _Kind.array:
             var array: [JSONValue] = []
             array.reserveCapacity(token.count)
-            for _ in 0..<token.count { unsafe array.append(build(&cursor, tokens, arena)) }
+            for _ in 0..<token.count { unsafe array.append(build(&cursor, tape)) }
             return .array(array)
         default:  // object: key tokens alternate with values
             let count = token.count
@@ -91,14 +86,14 @@ struct _ValueBuilder {
             var distinct = count <= Self.pairwiseLimit
             let base = keyStack.count
             for _ in 0..<count {
-                let key = unsafe tokens[cursor]
+                let key = unsafe tape[cursor]
                 cursor += 1
                 if distinct {
-                    distinct = unsafe !isRepeated(key, from: base, arena)
+                    distinct = unsafe !isRepeated(key, from: base, tape)
                     keyStack.append(key)
                 }
-                unsafe keys.append(self.keys.string(UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length)))
-                unsafe values.append(build(&cursor, tokens, arena))
+                unsafe keys.append(self.keys.string(tape.bytes(of: key)))
+                unsafe values.append(build(&cursor, tape))
             }
             keyStack.removeSubrange(base...)
             if distinct { return .object(JSONObject(_distinctKeys: keys, values: values)) }
@@ -110,12 +105,12 @@ struct _ValueBuilder {
 
     /// Whether `key`'s bytes equal those of a key on the stack from `base` on.
     @inline(__always)
-    private func isRepeated(_ key: sj_token, from base: Int, _ arena: UnsafePointer<UInt8>) -> Bool {
+    private func isRepeated(_ key: sj_token, from base: Int, _ tape: _TapeView) -> Bool {
         let length = key.length
         var position = base
         while position < keyStack.count {
             let other = keyStack[position]
-            if unsafe other.length == length && _equalBytes(arena + other.arenaOffset, arena + key.arenaOffset, length) {
+            if unsafe other.length == length && _equalBytes(tape.start(of: other), tape.start(of: key), length) {
                 return true
             }
             position += 1
@@ -123,15 +118,9 @@ struct _ValueBuilder {
         return false
     }
 
-    /// The key of the member whose key token is `tokens[index]`.
-    func key(at index: Int, tokens: UnsafePointer<sj_token>, arena: UnsafePointer<UInt8>) -> String {
-        let token = unsafe tokens[index]
-        return unsafe keys.string(UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length))
-    }
-
-    @inline(__always)
-    private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
-        unsafe String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
+    /// The key of the member whose key token is `tape[index]`.
+    func key(at index: Int, in tape: _TapeView) -> String {
+        unsafe keys.string(tape.bytes(of: tape[index]))
     }
 }
 

@@ -152,13 +152,13 @@ package final class _ValueReader {
                     if case .mark = event { index -= 1 } else { elementStart = start }
                     return event
                 }
-                if unsafe stream.tokens[local].kind == _Kind.oversized {
+                if unsafe stream.view[local].kind == _Kind.oversized {
                     let error = syntaxError(in: decoder.oversized(at: start, path: .root))
                     return .elementError(error, isLimit: true)
                 }
                 elementStart = start
                 guard buildsValues else { return .value(.null) }
-                return unsafe .value(builder.value(at: local, tokens: stream.tokens, arena: stream.arena))
+                return unsafe .value(builder.value(at: local, in: stream.view))
             }
         } catch {
             if stream.pendingErrorsThrown != thrownBefore {
@@ -177,21 +177,21 @@ package final class _ValueReader {
 
     /// Making events: what the one token of the element at `local` is.
     private func event(at local: Int) -> Event {
-        let tokens = unsafe stream.tokens
-        let token = unsafe tokens[local]
+        let view = unsafe stream.view
+        let token = unsafe view[local]
         switch token.kind {
         case _Kind.mark: return .mark(.end)
         case _Kind.array: return .mark(.array)
         case _Kind.object: return .mark(.object)
-        case _Kind.key: return unsafe .key(builder.key(at: local, tokens: tokens, arena: stream.arena))
-        default: return unsafe .value(builder.value(at: local, tokens: tokens, arena: stream.arena))
+        case _Kind.key: return unsafe .key(builder.key(at: local, in: view))
+        default: return unsafe .value(builder.value(at: local, in: view))
         }
     }
 
     /// Following roots: a mark, or a member of a target object (nil for
     /// anything else, which is read as any element is).
     private func rootsEvent(at local: Int) -> Event? {
-        let token = unsafe stream.tokens[local]
+        let token = unsafe stream.view[local]
         if token.kind == _Kind.mark {
             let mark = _RootMark(code: Int32(token.a), keysFollowed: Int(token.b))
             switch mark {
@@ -203,14 +203,14 @@ package final class _ValueReader {
             return .mark(mark)
         }
         guard inTargetObject else { return nil }
-        let tokens = unsafe stream.tokens
-        if unsafe tokens[local + 1].kind == _Kind.oversized {
+        let view = unsafe stream.view
+        if unsafe view[local + 1].kind == _Kind.oversized {
             return unsafe .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
                                         isLimit: true)
         }
         guard buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
-        return unsafe .member(builder.key(at: local, tokens: tokens, arena: stream.arena),
-                              builder.value(at: local + 1, tokens: tokens, arena: stream.arena))
+        return unsafe .member(builder.key(at: local, in: view),
+                              builder.value(at: local + 1, in: view))
     }
 
     /// Writes the element (or member's value) last returned, which may not
@@ -218,21 +218,21 @@ package final class _ValueReader {
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         guard let start = elementStart, let local = stream.local(start) else { return }
         let value = inTargetObject ? local + 1 : local
-        unsafe writer.writeTapeValue(stream.tokens, stream.arena, at: value, level: level, into: &bytes)
+        unsafe writer.writeTapeValue(stream.view, at: value, level: level, into: &bytes)
     }
 
     /// Whether the element (or member's value) last returned is an array or
     /// object with something in it; read on the tape, whether built or not.
     package var lastElementIsNonEmptyContainer: Bool {
         guard let start = elementStart, let local = stream.local(start) else { return false }
-        let token = unsafe stream.tokens[inTargetObject ? local + 1 : local]
+        let token = unsafe stream.view[inTargetObject ? local + 1 : local]
         return (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0
     }
 
     /// What the element last returned is, as messages name it ("a number").
     package var lastElementKind: String {
         guard let start = elementStart, let local = stream.local(start) else { return "nothing" }
-        return unsafe _describeKind(stream.tokens[inTargetObject ? local + 1 : local].kind)
+        return unsafe _describeKind(stream.view[inTargetObject ? local + 1 : local].kind)
     }
 
     /// The element (or member's value) last returned, built now from the
@@ -240,19 +240,19 @@ package final class _ValueReader {
     package func lastElementValue(keeping members: _Projection?) -> JSONValue {
         guard let start = elementStart, let local = stream.local(start) else { return .null }
         let index = inTargetObject ? local + 1 : local
-        return unsafe builder.value(at: index, tokens: stream.tokens, arena: stream.arena, keeping: members)
+        return unsafe builder.value(at: index, in: stream.view, keeping: members)
     }
 
     /// The key of the member last returned (when it was not built).
     package var lastMemberKey: String? {
         guard inTargetObject, let start = elementStart, let local = stream.local(start) else { return nil }
-        return unsafe builder.key(at: local, tokens: stream.tokens, arena: stream.arena)
+        return unsafe builder.key(at: local, in: stream.view)
     }
 
     /// Where the element last returned as a value starts: line, column and byte offset.
     package func elementPosition() -> (line: Int, column: Int, byteOffset: Int)? {
         guard let start = elementStart, let local = stream.local(start) else { return nil }
-        let position = unsafe stream.position(of: stream.tokens[local].position)
+        let position = unsafe stream.position(of: stream.view[local].position)
         return (position.line, position.column, position.byteOffset)
     }
 

@@ -263,9 +263,10 @@ import Foundation
         return nil
     }
 
-    /// The tape's tokens and arena.
-    @inline(__always) var tokens: UnsafePointer<sj_token> { unsafe UnsafePointer(tape!.pointee.tokens) }
-    @inline(__always) var arena: UnsafePointer<UInt8> { unsafe UnsafePointer(tape!.pointee.arena) }
+    /// The tape as it is now (taken again after anything that parses).
+    @inline(__always) var view: _TapeView {
+        unsafe _TapeView(tokens: UnsafePointer(tape!.pointee.tokens), arena: UnsafePointer(tape!.pointee.arena))
+    }
 
     // MARK: Reading
 
@@ -325,7 +326,7 @@ import Foundation
         }
         lines.append(contentsOf: batch.newlines)
         unsafe pendingErrors.append(contentsOf: batch.pendingErrors)
-        unsafe lines.prune(before: parser.tokenCount > 0 ? parser.tokens[0].position : batch.end)
+        unsafe lines.prune(before: parser.tokenCount > 0 ? parser.view[0].position : batch.end)
         inputOffset = batch.end
         mode = batch.mode
         streamsRootArray = batch.streamsRootArray
@@ -463,7 +464,7 @@ import Foundation
 
     private func pruneLines() {
         var keepFrom = lastChunkBase
-        if let parser, parser.tokenCount > 0 { keepFrom = unsafe min(keepFrom, parser.tokens[0].position) }
+        if let parser, parser.tokenCount > 0 { keepFrom = unsafe min(keepFrom, parser.view[0].position) }
         // A long token held back (`tape_feed.c`): its errors show up when it ends.
         if let parser, let held = parser.openTokenStart { keepFrom = min(keepFrom, held) }
         lines.prune(before: keepFrom)

@@ -215,8 +215,10 @@ extension _ParseOutcome {
             .assumingMemoryBound(to: sj_tape.self)
     }
 
-    var tokens: UnsafePointer<sj_token> { unsafe UnsafePointer(state.pointee.tape.tokens) }
-    var arena: UnsafePointer<UInt8> { unsafe UnsafePointer(state.pointee.tape.arena) }
+    /// The tape as it is now.
+    var view: _TapeView {
+        unsafe _TapeView(tokens: UnsafePointer(tape.pointee.tokens), arena: UnsafePointer(tape.pointee.arena))
+    }
     var tokenCount: Int { unsafe state.pointee.tape.tokenCount }
     var elementCount: Int { unsafe state.pointee.tape.elementCount }
 

@@ -116,10 +116,9 @@ extension JSONValue: _TapeDecodable {
     /// with jsonstream's reader): no containers, no coding keys.
     static func _decode(from decoder: _TapeDecoder, at index: Int, path: _CodingPathNode) throws -> JSONValue {
         guard let local = decoder.stream.local(index) else { throw decoder.dropped(path: path) }
-        let tokens = unsafe decoder.stream.tokens
-        let arena = unsafe decoder.stream.arena
-        guard unsafe tokens[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
-        return unsafe decoder.valueBuilder.value(at: local, tokens: tokens, arena: arena)
+        let view = unsafe decoder.stream.view
+        guard unsafe view[local].kind != _Kind.oversized else { throw decoder.oversized(at: index, path: path) }
+        return unsafe decoder.valueBuilder.value(at: local, in: view)
     }
 }
 

@@ -10,12 +10,11 @@ extension _JQWriter {
     /// Whether `writeTapeValue` can write with this style.
     package var writesFromTape: Bool { !style.colors && !style.sortsKeys }
 
-    /// Writes the value whose first token is `tokens[index]` at `level`;
+    /// Writes the value whose first token is `tape[index]` at `level`;
     /// returns the index after it.
     @discardableResult
-    func writeTapeValue(_ tokens: UnsafePointer<sj_token>, _ arena: UnsafePointer<UInt8>, at index: Int,
-                        level: Int, into bytes: inout [UInt8]) -> Int {
-        let token = unsafe tokens[index]
+    func writeTapeValue(_ tape: _TapeView, at index: Int, level: Int, into bytes: inout [UInt8]) -> Int {
+        let token = unsafe tape[index]
         switch token.kind {
         case _Kind.null:
             bytes.append(contentsOf: "null".utf8)
@@ -24,16 +23,15 @@ extension _JQWriter {
         case _Kind.false:
             bytes.append(contentsOf: "false".utf8)
         case _Kind.number:
-            let literal = unsafe UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length)
+            let literal = unsafe tape.bytes(of: token)
             if unsafe !JSONNumber.isNotCanonical(literal) {
                 unsafe bytes.append(contentsOf: literal)  // jq's canonical form of most numbers is their text
             } else {
-                var text = unsafe JSONNumber.jqCanonicalLiteral(Self.text(token, arena))
+                var text = unsafe JSONNumber.jqCanonicalLiteral(tape.string(of: token))
                 text.withUTF8 { unsafe bytes.append(contentsOf: $0) }
             }
         case _Kind.string:
-            unsafe writeString(utf8: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length),
-                               into: &bytes)
+            unsafe writeString(utf8: tape.bytes(of: token), into: &bytes)
         case _Kind.array where token.count == 0:
             bytes.append(contentsOf: "[]".utf8)
         case _Kind.object where token.count == 0:
@@ -44,23 +42,21 @@ extension _JQWriter {
             var cursor = index + 1
             for position in 0..<token.count {
                 separator(first: position == 0, color: [], level: level, into: &bytes)
-                cursor = unsafe writeTapeValue(tokens, arena, at: cursor, level: level + 1, into: &bytes)
+                cursor = unsafe writeTapeValue(tape, at: cursor, level: level + 1, into: &bytes)
             }
             newline(level, into: &bytes)
             bytes.append(UInt8(ascii: "]"))
             return index + token.size
         default:  // object
-            guard level < Self.depthLimit, unsafe Self.hasDistinctKeys(tokens, arena, object: index) else { break }
+            guard level < Self.depthLimit, unsafe Self.hasDistinctKeys(tape, object: index) else { break }
             bytes.append(UInt8(ascii: "{"))
             var cursor = index + 1
             for position in 0..<token.count {
                 separator(first: position == 0, color: [], level: level, into: &bytes)
-                let key = unsafe tokens[cursor]
-                unsafe writeString(utf8: UnsafeBufferPointer(start: arena + key.arenaOffset, count: key.length),
-                                   into: &bytes)
+                unsafe writeString(utf8: tape.bytes(of: tape[cursor]), into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 if style.isPretty { bytes.append(UInt8(ascii: " ")) }
-                cursor = unsafe writeTapeValue(tokens, arena, at: cursor + 1, level: level + 1, into: &bytes)
+                cursor = unsafe writeTapeValue(tape, at: cursor + 1, level: level + 1, into: &bytes)
             }
             newline(level, into: &bytes)
             bytes.append(UInt8(ascii: "}"))
@@ -69,31 +65,23 @@ extension _JQWriter {
         if (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0 {
             // Too deep, or an object with a repeated key: as built.
             var builder = _ValueBuilder()
-            unsafe write(builder.value(at: index, tokens: tokens, arena: arena), level: level, into: &bytes)
+            unsafe write(builder.value(at: index, in: tape), level: level, into: &bytes)
             return index + token.size
         }
         return index + 1
     }
 
-    private static func text(_ token: sj_token, _ arena: UnsafePointer<UInt8>) -> String {
-        unsafe String(decoding: UnsafeBufferPointer(start: arena + token.arenaOffset, count: token.length), as: UTF8.self)
-    }
-
     /// Whether the object at `index` has no key twice: pairwise on the tape
     /// for a few keys, a set of their bytes for many.
-    private static func hasDistinctKeys(_ tokens: UnsafePointer<sj_token>, _ arena: UnsafePointer<UInt8>,
-                                        object index: Int) -> Bool {
-        let count = unsafe tokens[index].count
+    private static func hasDistinctKeys(_ tape: _TapeView, object index: Int) -> Bool {
+        let count = unsafe tape[index].count
         guard count > 1 else { return true }
         if count > 32 {
             var seen = Set<[UInt8]>()
             var cursor = index + 1
             for _ in 0..<count {
-                let key = unsafe tokens[cursor]
-                guard unsafe seen.insert(Array(UnsafeBufferPointer(start: arena + key.arenaOffset,
-                                                                   count: key.length))).inserted
-                else { return false }
-                unsafe cursor += 1 + tokens[cursor + 1].size
+                guard unsafe seen.insert(Array(tape.bytes(of: tape[cursor]))).inserted else { return false }
+                cursor = unsafe tape.member(after: cursor)
             }
             return true
         }
@@ -103,17 +91,18 @@ extension _JQWriter {
             var bits: UInt64 = 0
             var cursor = index + 1
             for position in 0..<count {
-                let key = unsafe tokens[cursor]
-                let bit: UInt64 = unsafe 1 << ((key.length &* 7 &+ (key.length > 0 ? Int(arena[key.arenaOffset]) : 0)) & 63)
+                let key = unsafe tape[cursor]
+                let first = unsafe key.length > 0 ? Int(tape.start(of: key).pointee) : 0
+                let bit: UInt64 = 1 << ((key.length &* 7 &+ first) & 63)
                 if bits & bit != 0 {
                     for earlier in 0..<position where unsafe keys[earlier].length == key.length
-                        && _equalBytes(arena + keys[earlier].arenaOffset, arena + key.arenaOffset, key.length) {
+                        && _equalBytes(tape.start(of: keys[earlier]), tape.start(of: key), key.length) {
                         return false
                     }
                 }
                 bits |= bit
                 unsafe keys[position] = key
-                unsafe cursor += 1 + tokens[cursor + 1].size
+                cursor = unsafe tape.member(after: cursor)
             }
             return true
         }
