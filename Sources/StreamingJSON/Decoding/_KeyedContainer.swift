@@ -191,7 +191,11 @@ import Foundation
     // methods write them, none while another access is open.
     @exclusivity(unchecked) private(set) var object: Int
     @exclusivity(unchecked) private(set) var node: _CodingPathNode
+    /// The object's keys as a `.custom` strategy converts them (nil for the
+    /// other strategies, whose lookups compare bytes).
     @exclusivity(unchecked) private(set) var convertedKeys: [String]?
+    /// The decoder's converted spellings, with `.convertFromSnakeCase`.
+    @exclusivity(unchecked) private var snakeCaseKeys: _SnakeCaseKeys?
     /// Where the next lookup starts, relative to the object token: the member
     /// after the last one found by a lookup that started at the cursor.
     @exclusivity(unchecked) var cursor = 1
@@ -215,7 +219,9 @@ import Foundation
         stream = decoder.stream
         unsafe self.object = object
         unsafe self.node = node
-        unsafe convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+        unsafe convertedKeys = decoder.usesDefaultKeys
+            ? nil : try decoder.convertedKeysForLookups(ofObject: object, path: node)
+        unsafe snakeCaseKeys = decoder.snakeCaseKeys
     }
 
     /// A context kept on a shelf, for containers keyed by `Key` only.
@@ -236,7 +242,9 @@ import Foundation
     func allKeys<Key: CodingKey>() -> [Key] {
         var seen = Set<String>()
         var keys: [Key] = []
-        let names = unsafe convertedKeys ?? ((try? decoder.rawKeys(ofObject: object, path: node)) ?? [])
+        let names = unsafe convertedKeys
+            ?? ((try? snakeCaseKeys == nil ? decoder.rawKeys(ofObject: object, path: node)
+                                           : decoder.convertedKeys(ofObject: object, path: node)) ?? [])
         for name in names where seen.insert(name).inserted {
             if let key = Key(stringValue: name) { keys.append(key) }
         }
@@ -250,7 +258,9 @@ import Foundation
             // The key is its one byte.
             let slot = unsafe byteKeySlots + Int(unsafeBitCast(key, to: UInt8.self))
             if unsafe _slowPath(slot.pointee.bytes == nil) { unsafe Self.fill(slot, with: key) }
-            return unsafe try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash))
+            // Only with the default keys: no strategy to dispatch on.
+            return unsafe try valueIndex(ofKey: slot.pointee.buffer, hash: UInt32(truncatingIfNeeded: slot.pointee.hash),
+                                         spelling: _RawSpelling())
         }
         if let spellings = unsafe spellings, unsafe convertedKeys == nil {
             let slot = unsafe spellings.slot(for: key)
@@ -310,8 +320,25 @@ import Foundation
     /// or after the cursor: decoding keys in document order costs one
     /// comparison per key instead of a scan from the start. A bit shared with
     /// a passed key costs a look at the passed members, then the same.
+    ///
+    /// With `convertFromSnakeCase`, the members' keys are compared as they
+    /// convert (`_SnakeCaseSpelling`), and `wanted` is the coding key's own.
     @inline(__always)
     func valueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32? = nil) throws -> Int? {
+        if unsafe snakeCaseKeys != nil { return unsafe try snakeCaseValueIndex(ofKey: wanted, hash: hash) }
+        return unsafe try valueIndex(ofKey: wanted, hash: hash, spelling: _RawSpelling())
+    }
+
+    /// Apart, so that the default lookup stays small enough to inline.
+    @inline(never)
+    private func snakeCaseValueIndex(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32?) throws -> Int? {
+        let spelling = unsafe _SnakeCaseSpelling(keys: snakeCaseKeys.unsafelyUnwrapped)
+        return unsafe try valueIndex(ofKey: wanted, hash: hash, spelling: spelling)
+    }
+
+    @inline(__always)
+    private func valueIndex<Spelling: _MemberSpelling>(ofKey wanted: UnsafeBufferPointer<UInt8>, hash: UInt32?,
+                                                       spelling: Spelling) throws -> Int? {
         if unsafe _slowPath(place.generation != stream.tapeGeneration) { try locate() }
         // Debug builds (the tests) check that the tape has not moved under an unchanged generation.
         unsafe assert(stream.local(object) == place.local && stream.view.isSame(as: place.tape),
@@ -323,32 +350,33 @@ import Foundation
         // the filter says no passed member has.
         let member = unsafe place.local &+ cursor
         if unsafe member < place.end && !passedKeys.contains(wantedHash) {
-            let token = unsafe place.tape[member]
-            if unsafe token.length == count && _equalShortBytes(place.tape.start(of: token), key, count) {
+            let spelled = unsafe spelling.key(place.tape[member], in: place.tape)
+            if unsafe spelled.count == count && _equalShortBytes(spelled.baseAddress!, key, count) {
                 let value = unsafe place.tape[member &+ 1]
                 unsafe cursor &+= value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2
                 unsafe passedKeys.insert(wantedHash)
                 return unsafe object &+ (member &+ 1 &- place.local)
             }
         }
-        return unsafe search(key, count, wantedHash)
+        return unsafe search(key, count, wantedHash, spelling: spelling)
     }
 
     /// `valueIndex(ofKey:)` past its first guess: a key whose bit is not among
     /// the passed ones is searched from the cursor; one whose bit is (an
     /// earlier occurrence, or another key's bits) from the first member.
     @inline(never)
-    private func search(_ key: UnsafePointer<UInt8>, _ count: Int, _ wantedHash: UInt32) -> Int? {
+    private func search<Spelling: _MemberSpelling>(_ key: UnsafePointer<UInt8>, _ count: Int, _ wantedHash: UInt32,
+                                                   spelling: Spelling) -> Int? {
         let tape = unsafe place.tape, local = unsafe place.local, end = unsafe place.end
         let start = unsafe local &+ cursor
         var member = unsafe passedKeys.contains(wantedHash) ? local &+ 1 : start
         var passed = _KeyFilter()
         while member < end {
-            let token = unsafe tape[member]
-            let length = token.length
+            let spelled = unsafe spelling.key(tape[member], in: tape)
+            let length = spelled.count
             let value = unsafe tape[member &+ 1]
             let next = member &+ (value.kind == _Kind.array || value.kind == _Kind.object ? value.span &+ 2 : 2)
-            if unsafe length == count && _equalShortBytes(tape.start(of: token), key, count) {
+            if unsafe length == count && _equalShortBytes(spelled.baseAddress!, key, count) {
                 if member >= start {
                     unsafe cursor = next &- local
                     passed.insert(wantedHash)
@@ -356,7 +384,7 @@ import Foundation
                 }
                 return unsafe object &+ (member &+ 1 &- local)
             }
-            if member >= start { unsafe passed.insert(_KeyFilter.hash(tape.start(of: token), length)) }
+            if member >= start { unsafe passed.insert(_KeyFilter.hash(spelled.baseAddress!, length)) }
             member = next
         }
         return nil
@@ -391,7 +419,8 @@ import Foundation
     /// Makes this the context of a container over another object (a shelved
     /// container handed out again; see `_ContainerShelf`).
     func repoint(object: Int, node: consuming _CodingPathNode) throws {
-        unsafe convertedKeys = decoder.usesDefaultKeys ? nil : try decoder.convertedKeys(ofObject: object, path: node)
+        unsafe convertedKeys = decoder.usesDefaultKeys
+            ? nil : try decoder.convertedKeysForLookups(ofObject: object, path: node)
         unsafe self.object = object
         unsafe self.node = node
         unsafe cursor = 1
@@ -411,6 +440,16 @@ extension _TapeDecoder {
             member = try indexAfter(member + 1, path: path)
         }
         return names
+    }
+
+    /// With a key strategy, the object's converted keys when keyed
+    /// containers compare those rather than bytes: with a `.custom` strategy, and with
+    /// `convertFromSnakeCase` for an object with more members than lookups
+    /// through the conversion cache suit (a scan from the first member per
+    /// lookup, each key converted again once the cache's slots are taken).
+    func convertedKeysForLookups(ofObject index: Int, path: _CodingPathNode) throws -> [String]? {
+        if snakeCaseKeys != nil, try token(at: index, path: path).count <= _SnakeCaseKeys.slotCount / 4 { return nil }
+        return try convertedKeys(ofObject: index, path: path)
     }
 
     /// The keys of an object as the key decoding strategy converts them.

@@ -22,6 +22,8 @@ final class _TapeDecoder: Decoder {
     let options: _DecodingOptions
     /// `options.keyDecodingStrategy` is `.useDefaultKeys` (read on every keyed container).
     let usesDefaultKeys: Bool
+    /// With `.convertFromSnakeCase`, the converted spellings of the keys seen.
+    let snakeCaseKeys: _SnakeCaseKeys?
     /// Absolute tape index of the value being decoded.
     var value: Int
     var path: _CodingPathNode
@@ -36,11 +38,22 @@ final class _TapeDecoder: Decoder {
     /// Path nodes for object members decoded through their own `init(from:)`.
     @exclusivity(unchecked) var keyNodes = _KeyNodePool()
 
+    /// A decoder; `snakeCaseKeys` shares another decoder's converted keys.
     init(stream: _ElementStream, options: _DecodingOptions, value: Int = _TapeDecoder.streamedRoot,
-         path: _CodingPathNode = .root) {
+         path: _CodingPathNode = .root, snakeCaseKeys: _SnakeCaseKeys? = nil) {
         self.stream = stream
         self.options = options
-        self.usesDefaultKeys = options.usesDefaultKeys
+        switch options.keyDecodingStrategy {
+        case .useDefaultKeys:
+            usesDefaultKeys = true
+            self.snakeCaseKeys = nil
+        case .convertFromSnakeCase:
+            usesDefaultKeys = false
+            self.snakeCaseKeys = snakeCaseKeys ?? _SnakeCaseKeys()
+        case .custom:
+            usesDefaultKeys = false
+            self.snakeCaseKeys = nil
+        }
         self.value = value
         self.path = path
     }
@@ -151,7 +164,7 @@ final class _TapeDecoder: Decoder {
 
     /// A separate decoder for `superDecoder()`: it may outlive the current step.
     func subDecoder(at index: Int, path: _CodingPathNode) -> _TapeDecoder {
-        _TapeDecoder(stream: stream, options: options, value: index, path: path)
+        _TapeDecoder(stream: stream, options: options, value: index, path: path, snakeCaseKeys: snakeCaseKeys)
     }
 
     // MARK: Tape access
