@@ -21,6 +21,7 @@
 #define CJSONTAPE_H
 
 #include <yajl/yajl_parse.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -279,5 +280,13 @@ int sj_parser_move_complete(sj_parser *from, sj_parser *to);
 /// it (no quotes; `\/` when `slashes`) and returns the bytes written. `to`
 /// needs room for `6 * length + 16` bytes. Reads nothing past the source.
 size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length, int slashes);
+
+// MARK: - Numbers
+
+/// The double nearest to `digits` × 10^`exponent10` (ties to even), negated
+/// when `negative`, into `result`; false when this fast method cannot decide
+/// (an exact tie at its precision, subnormals, overflow, an exponent past
+/// ±348), for the caller's exact parser. `digits` holds at most 19 decimal digits.
+bool sj_decimal_to_double(uint64_t digits, int64_t exponent10, bool negative, double *result);
 
 #endif

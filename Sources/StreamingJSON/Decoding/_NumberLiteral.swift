@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CJSONTape
 import Foundation
 
 // Numbers arrive from yajl as their literal text, already checked against
@@ -128,39 +129,53 @@ private func _exactPowerOfTen(_ exponent: Int) -> Double {
 
 /// The correctly rounded Double nearest to a literal.
 ///
-/// Fast path (Clinger's): when the significant digits fit in 2^53 and the
-/// decimal exponent is within ±22, one IEEE multiplication or division of two
-/// exact values is correctly rounded. Everything else goes to the standard
-/// library's parser.
+/// Up to 19 significant digits, with any exponent: when the digits fit in
+/// 2^53 and the decimal exponent is within ±22, one IEEE multiplication or
+/// division of two exact values (Clinger's fast path); otherwise the
+/// Eisel–Lemire method (`sj_decimal_to_double`). Longer literals, and the
+/// rare cases that method cannot decide, go to the standard library's parser.
 func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
+    let count = text.count
     var index = 0
     let negative = unsafe text.first == UInt8(ascii: "-")
     if negative { index = 1 }
-    var mantissa: UInt64 = 0
-    var digitCount = 0
+    var digits: UInt64 = 0
+    var significant = 0  // digits from the first nonzero one on
     var exponent = 0
-    while index < text.count, unsafe text[index] &- 0x30 <= 9 {
-        mantissa = unsafe mantissa &* 10 &+ UInt64(text[index] &- 0x30)
-        digitCount += 1
-        index += 1
+    while index < count, unsafe text[index] &- 0x30 <= 9 {
+        digits = unsafe digits &* 10 &+ UInt64(text[index] &- 0x30)
+        if significant > 0 || digits != 0 { significant &+= 1 }  // digits may wrap past 19
+        index &+= 1
     }
-    if index < text.count, unsafe text[index] == UInt8(ascii: ".") {
-        index += 1
-        while index < text.count, unsafe text[index] &- 0x30 <= 9 {
-            mantissa = unsafe mantissa &* 10 &+ UInt64(text[index] &- 0x30)
-            digitCount += 1
-            exponent -= 1
-            index += 1
+    if index < count, unsafe text[index] == UInt8(ascii: ".") {
+        index &+= 1
+        while index < count, unsafe text[index] &- 0x30 <= 9 {
+            digits = unsafe digits &* 10 &+ UInt64(text[index] &- 0x30)
+            if significant > 0 || digits != 0 { significant &+= 1 }  // digits may wrap past 19
+            exponent &-= 1
+            index &+= 1
         }
     }
-    if index < text.count {  // exponent part
-        return unsafe _parseDoubleSlowly(text)
+    if index < count, unsafe text[index] | 0x20 == UInt8(ascii: "e") {
+        index &+= 1
+        let exponentIsNegative = unsafe index < count && text[index] == UInt8(ascii: "-")
+        if unsafe index < count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+")) { index &+= 1 }
+        var written = 0
+        while index < count, unsafe text[index] &- 0x30 <= 9 {
+            // Past any double's range already: more digits change nothing.
+            if written < 100_000 { written = unsafe written &* 10 &+ Int(text[index] &- 0x30) }
+            index &+= 1
+        }
+        exponent &+= exponentIsNegative ? -written : written
     }
-    if digitCount <= 19, mantissa <= (1 << 53), exponent >= -22 {
-        var value = Double(mantissa)
-        value = exponent < 0 ? value / _exactPowerOfTen(-exponent) : value
+    guard index == count, significant <= 19 else { return unsafe _parseDoubleSlowly(text) }
+    if digits <= 1 << 53, exponent >= -22, exponent <= 22 {
+        var value = Double(digits)
+        value = exponent < 0 ? value / _exactPowerOfTen(-exponent) : value * _exactPowerOfTen(exponent)
         return negative ? -value : value
     }
+    var value = 0.0
+    if unsafe sj_decimal_to_double(digits, Int64(exponent), negative, &value) { return value }
     return unsafe _parseDoubleSlowly(text)
 }
 
