@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // streamingjson-bench: decodes a records dump one way and prints what it took.
-// Used by scripts/demo, scripts/compare, scripts/compare-decode, scripts/bench-encode
-// and scripts/bench-memory.
+// Used by scripts/demo, scripts/compare, scripts/compare-shapes, scripts/compare-decode,
+// scripts/bench-encode and scripts/bench-memory.
 //
 //   streamingjson-bench stream FILE [array|lines|auto]   elements(of:contentsOf:), one record at a time
 //   streamingjson-bench parse FILE                       elements(of:) into a type that reads nothing: the pipeline alone
@@ -25,6 +25,11 @@
 //   streamingjson-bench twitter-docs-foundation FILE [ROUNDS]   the same with one JSONDecoder
 //   streamingjson-bench value FILE                       StreamingJSONDecoder().decode(JSONValue.self, contentsOf:)
 //                                                        (scripts/limits: hostile inputs); an error exits 4
+//   streamingjson-bench shape-stream SHAPE FILE          a dataset of scripts/generate-shapes.py (twitter, citm,
+//                                                        canada, github, logs) streamed by elements(of:contentsOf:)
+//                                                        into its model (Shapes.swift); digest= sums a few fields
+//   streamingjson-bench shape-foundation SHAPE FILE      the same with JSONDecoder: arrays and the object decoded
+//                                                        whole, JSON Lines split at newlines, a line at a time
 //
 // The encode modes report the output's size in mb_per_s, the twitter modes the
 // documents' bytes decoded. Output: one line of key=value fields.
@@ -244,6 +249,17 @@ do {
         let elapsed = Date().timeIntervalSince(start)
         extra = String(format: " documents=%d rounds=%d document_bytes=%d docs_per_s=%.0f",
                        documents.count, rounds, documentBytes, Double(count) / elapsed)
+    case "shape-stream", "shape-foundation":
+        guard arguments.count >= 4, let shape = Shape(rawValue: arguments[2]) else {
+            let shapes = Shape.allCases.map(\.rawValue).joined(separator: "|")
+            FileHandle.standardError.write(Data("usage: streamingjson-bench \(mode) \(shapes) FILE\n".utf8))
+            exit(2)
+        }
+        let file = URL(fileURLWithPath: arguments[3])
+        let result = mode == "shape-stream" ? try shape.stream(file) : try shape.foundation(file)
+        count = result.count
+        bytesMoved = fileSize(file)
+        extra = " shape=\(shape.rawValue) digest=\(result.digest)"
     case "value":
         do {
             let value = try StreamingJSONDecoder().decode(JSONValue.self, contentsOf: url)

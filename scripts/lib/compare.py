@@ -3,7 +3,8 @@
 what this needs, then runs it): every contender a separate process, measured
 by measure.py (wall seconds, peak RSS of the child), all of them interleaved
 RUNS times (A B C ... A B C ...), medians. Prints Markdown tables, then the
-targets as PASS/FAIL lines.
+targets as PASS/FAIL lines. With `--only shapes` (scripts/compare-shapes): the
+records decode rows and the shapes (compare_shapes.py) alone, no targets.
 
 Exit status: 0 when every command ran and every output matched, whatever the
 targets say (it is a report); 1 when a command failed, a record count
@@ -22,6 +23,7 @@ sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure import CommandFailed, measure, parse_fields  # noqa: E402
 import compare_jq  # noqa: E402
+import compare_shapes  # noqa: E402
 
 FILTER = "select(.abv > 8) | {name, style}"
 IJSON_FILTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ijson_filter.py")
@@ -113,13 +115,15 @@ def machine_line(args):
     version = lambda binary: run_text([binary, "--version"]).split(" (")[0] if binary else "n/a"  # noqa: E731
     jqs = "; ".join([version(args.jq), version(args.jaq), version(args.gojq)]
                     + (["%s (Debian)" % version(args.jq16)] if args.jq16 else []))
-    return ("Machine: %d cores (nproc), %s; %s %s; Swift %s; yajl %s; %s; ijson %s (yajl2_c), Python %s; %s. "
+    python = run_text([args.ijson_python, "-c", "import platform; print(platform.python_version())"]) \
+        if args.ijson_python else "?"
+    # The jq implementations and ijson are not run by --only shapes.
+    tools = "%s; ijson %s (yajl2_c), Python %s; " % (jqs, ijson, python) if args.only == "all" else ""
+    return ("Machine: %d cores (nproc), %s; %s %s; Swift %s; yajl %s; %s%s. "
             "%d run%s of each contender, interleaved; medians; peak = largest peak RSS of the process. "
             "Load average (1 min) %s at the start, %s at the end: other work on the machine slows the "
             "two-thread contenders most." % (
-                os.cpu_count() or 0, model, platform.system(), platform.release(), swift, yajl, jqs, ijson,
-                run_text([args.ijson_python, "-c", "import platform; print(platform.python_version())"])
-                if args.ijson_python else "?",
+                os.cpu_count() or 0, model, platform.system(), platform.release(), swift, yajl, tools,
                 datetime.date.today().isoformat(), args.runs, "" if args.runs == 1 else "s", args.load_start, load()))
 
 
@@ -128,9 +132,13 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--file", required=True, help="the 200 MB records array")
     parser.add_argument("--file-1gib", default="", help="the 1 GiB records array; empty to skip")
-    parser.add_argument("--doc", required=True, help="the 200 MB records as {\"meta\": ..., \"items\": [...]}")
+    parser.add_argument("--only", choices=["all", "shapes"], default="all",
+                        help="shapes: the records decode rows and the shapes only")
+    parser.add_argument("--shape", action="append", default=[], metavar="NAME=PATH",
+                        help="a dataset of scripts/generate-shapes.py (repeat for each); none: no shapes section")
+    parser.add_argument("--doc", default="", help="the 200 MB records as {\"meta\": ..., \"items\": [...]}")
     parser.add_argument("--doc-1gib", default="", help="the same at 1 GiB; empty to skip")
-    parser.add_argument("--file-50mb", required=True, help="a 50 MB records array, for jq's --stream")
+    parser.add_argument("--file-50mb", default="", help="a 50 MB records array, for jq's --stream")
     parser.add_argument("--bench", required=True)
     parser.add_argument("--jsonstream", required=True)
     parser.add_argument("--jq", default="", help="jq 1.8.2, the reference of the filter table; empty if there is none")
@@ -139,7 +147,7 @@ def main():
     parser.add_argument("--jq16", default="", help="Debian's jq 1.6, an extra row; empty to leave it out")
     parser.add_argument("--ijson-python", default="", help="a python with ijson's yajl2_c; empty if there is none")
     parser.add_argument("--ijson-problem", default="")
-    parser.add_argument("--twitter", required=True)
+    parser.add_argument("--twitter", default="")
     parser.add_argument("--twitter-rounds", type=int, default=300)
     parser.add_argument("--scratch", required=True, help="a directory for the outputs (emptied afterwards)")
     parser.add_argument("--out", default="")
@@ -147,6 +155,8 @@ def main():
                         help="a directory with another build's streamingjson-bench and jsonstream: each of our rows "
                              "runs with both, interleaved, and a table compares them")
     args = parser.parse_args()
+    if args.only == "all" and not (args.doc and args.file_50mb and args.twitter):
+        parser.error("--doc, --file-50mb and --twitter are required unless --only shapes")
 
     args.load_start = load()
     scratch = tempfile.mkdtemp(prefix="compare-", dir=args.scratch)
@@ -166,7 +176,11 @@ def build_rows(args, scratch):
         Row("decode", "stream", "StreamingJSONDecoder elements(of:) streamed", [bench, "stream", path], size=size),
         Row("decode", "whole", "StreamingJSONDecoder decode([Record].self)", [bench, "whole", path], size=size),
         Row("decode", "foundation", "Foundation JSONDecoder [Record]", [bench, "foundation", path], size=size),
-
+    ]
+    if args.only == "shapes":
+        rows = [row for row in rows if row.key != "whole"] + compare_shapes.rows(Row, args)
+        return with_baseline_twins(args, rows) if args.baseline_bin else rows
+    rows += compare_shapes.rows(Row, args) + [
         Row("encode", "encode", "StreamingJSONEncoder().encode(records)", [bench, "encode", path], timing="bench"),
         Row("encode", "writer", "JSONStreamWriter, every record to a file",
             [bench, "encode-writer", path, out("writer.json")], timing="bench", writes=out("writer.json")),
@@ -310,7 +324,8 @@ def report(args, scratch):
     lines += tables(args, rows, by_key)
     if args.baseline_bin:
         lines += baseline_table(by_key, problems) + [""]
-    lines += [""] + targets(args, by_key)
+    if args.only == "all":
+        lines += [""] + targets(args, by_key)
     if problems:
         lines += ["", "Problems:"] + ["- " + problem.splitlines()[0] for problem in problems]
     text = "\n".join(lines)
@@ -377,8 +392,9 @@ def check_outputs(args, by_key, problems):
             row.check += "; file has %s (DIFFERENT)" % format(written, ",")
             problems.append("%s: wrote %d records, %d expected" % (row.name, written, expected))
 
-    for row in (by_key["twitter"], by_key["twitter-foundation"]):
-        if row.ok:
+    compare_shapes.check(by_key, problems)
+    for row in (by_key.get("twitter"), by_key.get("twitter-foundation")):
+        if row is not None and row.ok:
             row.check = "%s docs/s; %s docs x %s rounds" % (
                 format(round(float(row.field("docs_per_s"))), ","), row.field("documents"), row.field("rounds"))
 
@@ -407,8 +423,10 @@ def sections(args):
     """(section, title, reference row, ceiling row) in the order of the tables."""
     size = "%.0f MB" % (os.path.getsize(args.file) / 1e6)
     big = "%.2f GiB" % (os.path.getsize(args.file_1gib) / 2**30) if args.file_1gib else ""
-    return [
-        ("decode", "Decode, %s records array (wall time of the whole process)" % size, "foundation", "verify"),
+    decode = [("decode", "Decode, %s records array (wall time of the whole process)" % size, "foundation", "verify")]
+    if args.only == "shapes":
+        return decode + compare_shapes.sections(args)
+    return decode + compare_shapes.sections(args) + [
         ("encode", "Encode the same records (decoded first, untimed; time of the encode alone; MB/s of the output)",
          "encode-foundation", "verify"),
         ("transform", "Read-transform-write, %s: every record read, price *= 1.1, written to a file (wall time)" % size,
@@ -450,12 +468,19 @@ def tables(args, rows, by_key):
             lines.append("| %s | %.2f | %.1f | %s | %s | %.1f | %s |" % (
                 name, row.median, row.mbps, percent, factor, row.peak, row.check))
         lines.append("")
+    summary = compare_shapes.summary(by_key)
+    lines += summary + [""] if summary else []
+    if args.only == "shapes":
+        lines.append("Seconds: medians of the whole process (start-up, reading). \"x Foundation\": Foundation's "
+                     "seconds over the row's. \"% of json_verify\": the row's MB/s over json_verify's on the same "
+                     "file.")
+        return lines
     rounds = by_key["twitter"].field("rounds") or args.twitter_rounds
-    lines.append("Seconds: medians. Decode, transform, filter and 1 GiB rows: the whole process (start-up, reading, "
-                 "writing); encode rows: the encode alone, the same decoded records for all three; twitter rows: "
-                 "%s rounds over the documents. \"x\": the reference's seconds over the row's, for the same work. "
-                 "\"%% of json_verify\": the row's MB/s over json_verify's on the same file (for encode rows, MB/s of "
-                 "the output). "
+    lines.append("Seconds: medians. Decode (records and shapes), transform, filter and 1 GiB rows: the whole process "
+                 "(start-up, reading, writing); encode rows: the encode alone, the same decoded records for all three; "
+                 "twitter rows: %s rounds over the documents. \"x\": the reference's seconds over the row's, for the "
+                 "same work. \"%% of json_verify\": the row's MB/s over json_verify's on the same file (for encode "
+                 "rows, MB/s of the output). "
                  "The encode peaks include the decoded records (held before the clock starts)." % rounds)
     return lines
 

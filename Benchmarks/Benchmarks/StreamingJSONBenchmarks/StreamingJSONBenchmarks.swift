@@ -123,6 +123,22 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Real-world shapes, a few MB each, written by scripts/generate-shapes.py
+    // (the datasets of scripts/compare's shapes section, small): streamed,
+    // and Foundation the way users call it (JSON Lines a line at a time).
+
+    for shape in shapeBenchmarks {
+        let name = "shape \(shape.name) \(shapeSize / 1_000_000) MB"
+        let size: @Sendable () -> Int = { shape.data().count }
+        let prepare: @Sendable () -> Void = { shape.check() }
+        jsonBenchmark("\(name): StreamingJSON elements(of:)", bytes: size, prepare: prepare) {
+            blackHole(try shape.streamed(shape.data()))
+        }
+        jsonBenchmark("\(name): Foundation JSONDecoder", bytes: size, prepare: prepare) {
+            blackHole(try shape.foundation(shape.data()))
+        }
+    }
+
     // 3. The same files as untyped JSONValue.
 
     for (file, data) in files {

@@ -1,0 +1,1 @@
+../../../Sources/StreamingJSONBench/LogModel.swift
