@@ -62,4 +62,25 @@ import Testing
             expectSameAsStandardLibrary(String(format: "%.6f", value / 1e300))
         }
     }
+
+    /// `_parseDecimal` against `Decimal(string:)`: equal values and the same
+    /// description (the encoder writes a Decimal by it).
+    @Test func decimalsAsDecimalStringReadsThem() {
+        var literals = ["0", "-0", "0.000", "1.10", "-12.50", "100", "1e3", "1.0e-5", "0.000123", "19.99",
+                        "12345678901234567890.123456789", "99999999999999999999999999999999999999",
+                        "1e127", "1e128", "1e-128", "1e-129", "9223372036854775807", "18446744073709551615"]
+        var rng = SplitMix(seed: 0xDEC)
+        for _ in 0..<5_000 {
+            let cents = Int.random(in: -10_000_000...10_000_000, using: &rng)
+            literals.append(String(format: "%.2f", Double(cents) / 100))
+            literals.append("\(rng.next() >> UInt64.random(in: 0...63, using: &rng))e\(Int.random(in: -40...40, using: &rng))")
+        }
+        for literal in literals {
+            let expected = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))
+            var text = literal
+            let actual = text.withUTF8 { _parseDecimal($0) }
+            #expect(actual == expected && actual?.description == expected?.description,
+                    "\(literal): \(String(describing: actual)) instead of \(String(describing: expected))")
+        }
+    }
 }

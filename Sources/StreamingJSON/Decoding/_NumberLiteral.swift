@@ -135,48 +135,85 @@ private func _exactPowerOfTen(_ exponent: Int) -> Double {
 /// Eisel–Lemire method (`sj_decimal_to_double`). Longer literals, and the
 /// rare cases that method cannot decide, go to the standard library's parser.
 func _parseDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double {
-    let count = text.count
-    var index = 0
-    let negative = unsafe text.first == UInt8(ascii: "-")
-    if negative { index = 1 }
-    var digits: UInt64 = 0
-    var significant = 0  // digits from the first nonzero one on
-    var exponent = 0
-    while index < count, unsafe text[index] &- 0x30 <= 9 {
-        digits = unsafe digits &* 10 &+ UInt64(text[index] &- 0x30)
-        if significant > 0 || digits != 0 { significant &+= 1 }  // digits may wrap past 19
-        index &+= 1
-    }
-    if index < count, unsafe text[index] == UInt8(ascii: ".") {
-        index &+= 1
-        while index < count, unsafe text[index] &- 0x30 <= 9 {
-            digits = unsafe digits &* 10 &+ UInt64(text[index] &- 0x30)
-            if significant > 0 || digits != 0 { significant &+= 1 }  // digits may wrap past 19
-            exponent &-= 1
-            index &+= 1
-        }
-    }
-    if index < count, unsafe text[index] | 0x20 == UInt8(ascii: "e") {
-        index &+= 1
-        let exponentIsNegative = unsafe index < count && text[index] == UInt8(ascii: "-")
-        if unsafe index < count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+")) { index &+= 1 }
-        var written = 0
-        while index < count, unsafe text[index] &- 0x30 <= 9 {
-            // Past any double's range already: more digits change nothing.
-            if written < 100_000 { written = unsafe written &* 10 &+ Int(text[index] &- 0x30) }
-            index &+= 1
-        }
-        exponent &+= exponentIsNegative ? -written : written
-    }
-    guard index == count, significant <= 19 else { return unsafe _parseDoubleSlowly(text) }
+    let literal = unsafe _DecimalLiteral(text)
+    guard literal.isShort else { return unsafe _parseDoubleSlowly(text) }
+    let digits = literal.digits, exponent = literal.exponent
     if digits <= 1 << 53, exponent >= -22, exponent <= 22 {
         var value = Double(digits)
         value = exponent < 0 ? value / _exactPowerOfTen(-exponent) : value * _exactPowerOfTen(exponent)
-        return negative ? -value : value
+        return literal.isNegative ? -value : value
     }
     var value = 0.0
-    if unsafe sj_decimal_to_double(digits, Int64(exponent), negative, &value) { return value }
+    if unsafe sj_decimal_to_double(digits, Int64(exponent), literal.isNegative, &value) { return value }
     return unsafe _parseDoubleSlowly(text)
+}
+
+/// A literal's `Decimal`, as `Decimal(string:)` reads it: built from its
+/// digits and exponent when they fit in 64 bits and Decimal's exponent,
+/// else through the string (rare: over 19 significant digits).
+func _parseDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Decimal? {
+    let literal = unsafe _DecimalLiteral(text)
+    if literal.isShort, literal.exponent >= -128, literal.exponent <= 127 {
+        return Decimal(sign: literal.isNegative ? .minus : .plus, exponent: literal.exponent,
+                       significand: Decimal(literal.digits))
+    }
+    return unsafe Decimal(string: String(decoding: text, as: UTF8.self), locale: _posixLocale)
+}
+
+private let _posixLocale = Locale(identifier: "en_US_POSIX")
+
+/// A number literal read as digits × 10^exponent.
+struct _DecimalLiteral {
+    var isNegative = false
+    /// The digits, without the point (wrapped when there are more than 19).
+    var digits: UInt64 = 0
+    /// Digits from the first nonzero one on.
+    var significantDigits = 0
+    var exponent = 0
+    /// Whether the whole text was read (JSON's grammar, or jq's `.5`/`1.`).
+    var isComplete = false
+
+    /// Complete, and its digits held exactly.
+    var isShort: Bool { isComplete && significantDigits <= 19 }
+
+    @inline(__always)
+    init(_ text: UnsafeBufferPointer<UInt8>) {
+        let count = text.count
+        var index = 0
+        isNegative = unsafe text.first == UInt8(ascii: "-")
+        if isNegative { index = 1 }
+        unsafe readDigits(text, &index, countingExponent: false)
+        if index < count, unsafe text[index] == UInt8(ascii: ".") {
+            index &+= 1
+            unsafe readDigits(text, &index, countingExponent: true)
+        }
+        if index < count, unsafe text[index] | 0x20 == UInt8(ascii: "e") {
+            index &+= 1
+            let exponentIsNegative = unsafe index < count && text[index] == UInt8(ascii: "-")
+            if unsafe index < count && (text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+")) {
+                index &+= 1
+            }
+            var written = 0
+            while index < count, unsafe text[index] &- 0x30 <= 9 {
+                // Past any double's range already: more digits change nothing.
+                if written < 100_000 { written = unsafe written &* 10 &+ Int(text[index] &- 0x30) }
+                index &+= 1
+            }
+            exponent &+= exponentIsNegative ? -written : written
+        }
+        isComplete = index == count
+    }
+
+    @inline(__always)
+    private mutating func readDigits(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int, countingExponent: Bool) {
+        while index < text.count, unsafe text[index] &- 0x30 <= 9 {
+            digits = unsafe digits &* 10 &+ UInt64(text[index] &- 0x30)
+            // (`digits` may wrap past 19 digits, so once counting, always.)
+            if significantDigits > 0 || digits != 0 { significantDigits &+= 1 }
+            if countingExponent { exponent &-= 1 }
+            index &+= 1
+        }
+    }
 }
 
 @inline(never)

@@ -92,8 +92,8 @@ extension _TapeDecoder {
 
     func decodeDecimal(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Decimal {
         let token = try scalar(_Kind.number, Decimal.self, at: index, path: path())
+        if let value = unsafe _parseDecimal(bytes(of: token)) { return value }
         let text = unsafe String(decoding: bytes(of: token), as: UTF8.self)
-        if let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) { return value }
         throw dataCorrupted("Number \(text) is not representable as Decimal", at: index, path: path())
     }
 
