@@ -167,7 +167,7 @@ struct _DecimalLiteral {
     var isNegative = false
     /// The digits, without the point (wrapped when there are more than 19).
     var digits: UInt64 = 0
-    /// Digits from the first nonzero one on.
+    /// Digits from the first nonzero one on (trailing zeros included).
     var significantDigits = 0
     var exponent = 0
     /// Whether the whole text was read (JSON's grammar, or jq's `.5`/`1.`).
@@ -206,14 +206,48 @@ struct _DecimalLiteral {
 
     @inline(__always)
     private mutating func readDigits(_ text: UnsafeBufferPointer<UInt8>, _ index: inout Int, countingExponent: Bool) {
-        while index < text.count, unsafe text[index] &- 0x30 <= 9 {
+        let count = text.count
+        if digits == 0 {  // leading zeros are not significant digits
+            while index < count, unsafe text[index] == UInt8(ascii: "0") {
+                index &+= 1
+                if countingExponent { exponent &-= 1 }
+            }
+        }
+        let start = index
+        // Eight at a time, then one at a time. (`digits` wraps past 19
+        // digits; the count says so.)
+        while index &+ 8 <= count {
+            let word = unsafe UInt64(littleEndian: UnsafeRawPointer(text.baseAddress! + index)
+                .loadUnaligned(as: UInt64.self))
+            guard _areEightDigits(word) else { break }
+            digits = digits &* 100_000_000 &+ _valueOfEightDigits(word)
+            index &+= 8
+        }
+        while index < count, unsafe text[index] &- 0x30 <= 9 {
             digits = unsafe digits &* 10 &+ UInt64(text[index] &- 0x30)
-            // (`digits` may wrap past 19 digits, so once counting, always.)
-            if significantDigits > 0 || digits != 0 { significantDigits &+= 1 }
-            if countingExponent { exponent &-= 1 }
             index &+= 1
         }
+        significantDigits &+= index &- start
+        if countingExponent { exponent &-= index &- start }
     }
+}
+
+/// Whether the eight bytes of `word` (the first in its low byte) are all
+/// ASCII digits: each byte's high nibble is 3, and adding 6 keeps it 3.
+@inline(__always)
+func _areEightDigits(_ word: UInt64) -> Bool {
+    (word & 0xF0F0_F0F0_F0F0_F0F0) | (((word &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) &>> 4)
+        == 0x3333_3333_3333_3333
+}
+
+/// The value of eight ASCII digits (the first in the low byte): pairs, then
+/// fours, then the eight combined, with three multiplications.
+@inline(__always)
+func _valueOfEightDigits(_ word: UInt64) -> UInt64 {
+    var value = word &- 0x3030_3030_3030_3030
+    value = (value &* 10) &+ (value &>> 8)  // each even byte: two digits
+    let pairs = value & 0x0000_00FF_0000_00FF, nextPairs = (value &>> 16) & 0x0000_00FF_0000_00FF
+    return ((pairs &* (100 &+ (1_000_000 &<< 32))) &+ (nextPairs &* (1 &+ (10_000 &<< 32)))) &>> 32
 }
 
 @inline(never)
