@@ -26,8 +26,33 @@ extension _TapeDecoder {
     }
 
     private func withLocation(_ message: String, _ index: Int) -> String {
-        if let location = location(of: index) { return "\(message), at \(location)." }
-        return message + "."
+        var text = _ErrorText(message)
+        if let local = stream.local(index) {
+            text.append(", at ")
+            unsafe stream.position(of: stream.view[local].position).append(to: &text)
+        }
+        text.append(".")
+        return text.string
+    }
+
+    /// `String(describing: type)`, kept: the runtime demangles the name on
+    /// every call, and a `try?` that falls back to another type makes this
+    /// error for every value it reads.
+    func typeName(_ type: Any.Type) -> String {
+        switch ObjectIdentifier(type) {  // the types a fallback most often tries
+        case ObjectIdentifier(Int.self): return "Int"
+        case ObjectIdentifier(Int64.self): return "Int64"
+        case ObjectIdentifier(Int32.self): return "Int32"
+        case ObjectIdentifier(UInt64.self): return "UInt64"
+        case ObjectIdentifier(Double.self): return "Double"
+        case ObjectIdentifier(String.self): return "String"
+        case ObjectIdentifier(Bool.self): return "Bool"
+        default: break
+        }
+        if let name = typeNames[ObjectIdentifier(type)] { return name }
+        let name = String(describing: type)
+        if typeNames.count < 64 { typeNames[ObjectIdentifier(type)] = name }
+        return name
     }
 
     @inline(never)
@@ -39,19 +64,32 @@ extension _TapeDecoder {
         }
         return DecodingError.typeMismatch(type, .init(
             codingPath: path.path,
-            debugDescription: withLocation("Expected to decode \(type) but found \(describeFound(at: index)) instead", index)))
+            debugDescription: withLocation("Expected to decode " + typeName(type) + " but found "
+                                           + describeFound(at: index) + " instead", index)))
     }
 
     @inline(never)
     func valueNotFound(_ type: Any.Type, at index: Int, path: _CodingPathNode, _ message: String?) -> DecodingError {
         DecodingError.valueNotFound(type, .init(
             codingPath: path.path,
-            debugDescription: withLocation(message ?? "Expected \(type) value but found null instead", index)))
+            debugDescription: withLocation(message ?? "Expected " + typeName(type) + " value but found null instead", index)))
     }
 
     @inline(never)
     func dataCorrupted(_ message: String, at index: Int, path: _CodingPathNode) -> DecodingError {
         DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: withLocation(message, index)))
+    }
+
+    /// "Number 300 does not fit in Int8, at line 1, column 5 (byte 4)."
+    @inline(never)
+    func doesNotFit(_ literal: UnsafeBufferPointer<UInt8>, _ type: Any.Type, at index: Int,
+                    path: _CodingPathNode) -> DecodingError {
+        var text = _ErrorText()
+        text.append("Number ")
+        unsafe text.append(utf8: literal)
+        text.append(" does not fit in ")
+        text.append(string: typeName(type))
+        return dataCorrupted(text.string, at: index, path: path)
     }
 
     @inline(never)

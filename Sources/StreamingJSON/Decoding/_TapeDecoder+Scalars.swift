@@ -45,8 +45,7 @@ extension _TapeDecoder {
         let token = try scalar(_Kind.number, T.self, at: index, path: path())
         let text = unsafe bytes(of: token)
         if let value: T = unsafe _parseInteger(text) { return value }
-        throw dataCorrupted(unsafe "Number \(String(decoding: text, as: UTF8.self)) does not fit in \(T.self)",
-                            at: index, path: path())
+        throw unsafe doesNotFit(text, T.self, at: index, path: path())
     }
 
     func decodeDouble(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Double {

@@ -29,6 +29,8 @@ final class _TapeDecoder: Decoder {
     var path: _CodingPathNode
     /// Converted spellings of keys (`convertFromSnakeCase`), by JSON spelling.
     var snakeCaseCache: [String: String] = [:]
+    /// Type names for error messages (`typeName(_:)`).
+    var typeNames: [ObjectIdentifier: String] = [:]
     /// Types seen not to be `_TapeDecodable`.
     var plainTypes: [ObjectIdentifier] = []
     /// Builds `JSONValue`s from the tape; made at the first one, kept for its key cache.

@@ -52,5 +52,21 @@ struct _SourcePosition: Hashable, Sendable, CustomStringConvertible {
     var line: Int
     var column: Int
 
-    var description: String { "line \(line), column \(column) (byte \(byteOffset))" }
+    var description: String {
+        var text = _ErrorText()
+        append(to: &text)
+        return text.string
+    }
+
+    /// "line 3, column 17 (byte 45)": built in place, since a failed `try?`
+    /// builds one for every value it reads.
+    func append(to text: inout _ErrorText) {
+        text.append("line ")
+        text.append(line)
+        text.append(", column ")
+        text.append(column)
+        text.append(" (byte ")
+        text.append(byteOffset)
+        text.append(")")
+    }
 }
