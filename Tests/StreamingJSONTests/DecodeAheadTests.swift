@@ -134,6 +134,47 @@ import Testing
         #expect(ahead == serial)
     }
 
+    /// `decode([Item].self, …)` of a Sendable element decodes ahead too: the
+    /// same array, the same first error (path and text) as on one thread.
+    @Test(arguments: [1, 8, 16])
+    func wholeArraysOfSendableElementsDecodeAhead(share: Int) throws {
+        func decoder(pipelined: Bool, log: ThreadLog? = nil) -> StreamingJSONDecoder {
+            let decoder = StreamingJSONDecoder()
+            decoder.pipelining = pipelined ? .always : .never
+            decoder.decodeAheadShare = pipelined ? share : nil
+            if let log { decoder.userInfo[ThreadLog.key] = log }
+            return decoder
+        }
+        // Without bad elements: the same values, some decoded off the caller's thread.
+        var json = "["
+        for index in 0..<20_000 {
+            if index > 0 { json += ",\n" }
+            json += #"{"id": \#(index), "name": "item \#(index) é", "tags": ["a"], "inner": {"values": [\#(index)]}}"#
+        }
+        let good = Data((json + "]").utf8)
+        let log = ThreadLog()
+        let serial = try decoder(pipelined: false).decode([Item].self, from: good)
+        #expect(serial.count == 20_000)
+        #expect(try decoder(pipelined: true, log: log).decode([Item].self, from: good) == serial)
+        if share == 16 { #expect(log.elsewhere > 10_000, "\(log.elsewhere) decoded ahead") }
+        // With them: the first error, whichever thread met it.
+        let bad = Self.items(20_000)
+        func firstError(_ decoder: StreamingJSONDecoder) -> String {
+            do {
+                _ = try decoder.decode([Item].self, from: bad)
+                return "decoded"
+            } catch let error as DecodingError {
+                guard case .typeMismatch(_, let context) = error else { return "\(error)" }
+                return context.codingPath.map(\.stringValue).joined(separator: "/") + ": " + context.debugDescription
+            } catch {
+                return "\(error)"
+            }
+        }
+        let expected = firstError(decoder(pipelined: false))
+        #expect(expected.hasPrefix("Index 5/inner/values/Index 1: Expected to decode Int but found a string"))
+        #expect(firstError(decoder(pipelined: true)) == expected)
+    }
+
     @Test func jsonLinesWithABrokenLineAndObjectValues() throws {
         // A syntax error between elements is thrown in its place (JSON Lines
         // goes on at the next line), whichever thread decoded the neighbours.

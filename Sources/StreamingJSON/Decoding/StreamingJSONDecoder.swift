@@ -210,6 +210,23 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         try _decodeDocument(type, size: data.count, rereadable: true) { _DataSource(data) }
     }
 
+    /// Decodes an array of `Sendable` elements from a whole JSON document:
+    /// as ``decode(_:from:)-(T.Type,_)``, and when a second thread parses
+    /// the input (1 MiB or more, more than one core), that thread also
+    /// decodes some elements when it would otherwise wait. The elements and
+    /// errors are the same, in the same order; `init(from:)` may run on
+    /// either thread.
+    ///
+    /// - Parameters:
+    ///   - type: The array type to decode.
+    ///   - data: One JSON document whose root is an array.
+    /// - Throws: `DecodingError`; see <doc:MigratingFromJSONDecoder> for each case.
+    public func decode<Element: Decodable & Sendable>(_ type: [Element].Type, from data: Data) throws -> [Element] {
+        try _decodeDocument(type, size: data.count, rereadable: true, decodingAhead: _AheadDecoder<Element>.self) {
+            _DataSource(data)
+        }
+    }
+
     /// Decodes a value from a file, read in 64 KiB chunks (256 KiB when a
     /// second thread parses it).
     ///
@@ -224,6 +241,28 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         let source = try _FileDescriptorSource(url: url)
         var first: _FileDescriptorSource? = source
         return try _decodeDocument(type, size: source.size, rereadable: true) {
+            defer { first = nil }
+            return try first ?? _FileDescriptorSource(url: url)
+        }
+    }
+
+    /// Decodes an array of `Sendable` elements from a file: as
+    /// ``decode(_:contentsOf:)-(T.Type,_)``, and for files of 1 MiB or more
+    /// on more than one core, the parsing thread also decodes some elements
+    /// when it would otherwise wait. The elements and errors are the same,
+    /// in the same order; `init(from:)` may run on either thread.
+    ///
+    /// - Parameters:
+    ///   - type: The array type to decode.
+    ///   - url: A file URL; the file's root is an array.
+    /// - Throws: `CocoaError` or `POSIXError` when the file cannot be read,
+    ///   `DecodingError` when its content does not decode.
+    public func decode<Element: Decodable & Sendable>(_ type: [Element].Type,
+                                                      contentsOf url: URL) throws -> [Element] {
+        let source = try _FileDescriptorSource(url: url)
+        var first: _FileDescriptorSource? = source
+        return try _decodeDocument(type, size: source.size, rereadable: true,
+                                   decodingAhead: _AheadDecoder<Element>.self) {
             defer { first = nil }
             return try first ?? _FileDescriptorSource(url: url)
         }
@@ -245,9 +284,11 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// the elements of the first pass dropped; for `rereadable` input the
     /// document is then read again from the start, every element kept.
     func _decodeDocument<T: Decodable>(_ type: T.Type, size: Int?, rereadable: Bool,
+                                        decodingAhead: (any _DecodingAhead.Type)? = nil,
                                         open: () throws -> any _ByteSource) throws -> T {
         let options = self.options
-        let stream = options.makeStream(source: try open(), size: size, mode: .document)
+        let stream = options.makeStream(source: try open(), size: size, mode: .document,
+                                        decodingAhead: decodingAhead.map { $0.init(options: options) })
         do {
             return try decodeDocument(type, from: stream, size: size)
         } catch where rereadable && stream.askedForDroppedElement {

@@ -109,6 +109,14 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (index, path) = try next(type)
+        // `decode([E].self, …)` of a Sendable E: the parsing thread may have
+        // decoded this element already (checked cast: a custom root type may
+        // read the elements as another type).
+        if let decoded = decoder.stream.decodedAhead(covering: currentIndex),
+           let block = decoded as? _DecodedElementsOf<T> {
+            defer { currentIndex += 1 }
+            return try block.take(currentIndex)
+        }
         let value = try decoder.unwrap(type, at: index, path: path)
         currentIndex += 1
         return value
