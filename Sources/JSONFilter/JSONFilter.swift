@@ -36,6 +36,13 @@ public struct JSONFilter: @unchecked Sendable {
     let program: _Program
     /// The parsed text, for the demand analysis.
     let root: _Filter
+
+    /// Whether the program is `.` (definitions aside): each input is its one
+    /// output, which `jsonstream` then copies from the tape, never built.
+    package var isIdentity: Bool {
+        if case .identity = root { return true }
+        return false
+    }
     /// What it was compiled from, for the planner's rewritten forms.
     let origin: _FilterOrigin
 

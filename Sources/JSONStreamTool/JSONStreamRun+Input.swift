@@ -62,11 +62,67 @@ extension JSONStreamRun {
     /// element error is reported and skipped.
     func readAll() throws {
         let skips = options.errorPolicy == .skip
-        while let element = try nextElement(asUnit: true) {
-            let succeeded = try apply(to: element.value, at: element.location)
+        let copies = copiesElementsFromTape
+        let selection = copies ? nil : selectsElementsFromTape
+        while true {
+            if copies || selection != nil { inputs.reader?.buildsValues = false }
+            guard let element = try nextElement(asUnit: true) else { break }
+            let succeeded: Bool
+            if copies, let reader = element.reader {
+                try emitFromTape(reader)
+                continue
+            } else if let selection, let reader = element.reader {
+                succeeded = try applySelecting(element, reader: reader, members: selection)
+            } else {
+                succeeded = try apply(to: element.value, at: element.location)
+            }
             if let error = deferredOutputError { throw error }
             if !succeeded && element.isInArray && !skips { closeCurrentInput() }
         }
+    }
+
+    /// Whether each element is its own one result, written from the
+    /// reader's tape without being built: the program `.`, plain JSON output
+    /// (no raw strings, colours or sorted keys), no file splitting or limit.
+    private var copiesElementsFromTape: Bool {
+        filter.isIdentity && formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
+            && !options.rawInput && !makesEvents && split == nil && options.limit == nil
+            && !options.rawOutput && !options.joinOutput && !options.rawOutput0
+    }
+
+    /// For `select(C)` where `C` reads some members of an object: those
+    /// members, from which each element is built to run the program; its
+    /// outputs (the element itself) are copied from the tape.
+    private var selectsElementsFromTape: _Projection? {
+        guard projection == nil, let members = filter.selectionMembers,
+              formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
+                && !options.rawInput && !makesEvents && split == nil && options.limit == nil
+                && !options.rawOutput && !options.joinOutput && !options.rawOutput0 else { return nil }
+        return _Projection(members)
+    }
+
+    /// `apply(to:at:)` for `select(C)`: `C` runs on the element reduced to
+    /// the members it reads, and each output is the element, copied whole.
+    private func applySelecting(_ element: InputElement, reader: _ValueReader, members: _Projection) throws -> Bool {
+        let reduced = reader.lastElementValue(keeping: members)
+        do {
+            try filter.apply(to: reduced, context: context) { _ in try self.emitFromTape(reader) }
+            return true
+        } catch let error as JSONFilterError {
+            elementFailed(error.message, at: element.location)
+        } catch let error as ResultFormatter.Problem {
+            elementFailed(error.description, at: element.location)
+        }
+        return false
+    }
+
+    /// `emit(_:)` for the element `reader` returned last, from its tape.
+    private func emitFromTape(_ reader: _ValueReader) throws {
+        formatter.append(from: reader, into: &sink.buffer)
+        counters.resultsOut += 1
+        exitRule.result(isFalseOrNull: reader.lastElementIsFalseOrNull)
+        if sink.flushesEachResult, streams.outputIsTerminal { progress?.clear() }
+        try sink.resultEnded()
     }
 
     /// The next element of the inputs, or nil when there is none. `asUnit`:

@@ -25,6 +25,46 @@ struct OutputTests {
         #expect(try await jsonstream(["-S", "."], input: Self.input).lines.first == #"{"a":[1,{"c":null}],"b":"x/é"}"#)
     }
 
+    /// `.` is written from the tape, never built; `.|.` builds every value:
+    /// the two must print the same bytes and exit alike with every option.
+    @Test("`.` copied from the tape prints what a built value prints")
+    func identityFromTheTape() async throws {
+        let lines = [#"{"a":1,"b":[1,2,{"c":"ünï\u0000cödé 🎉"}],"a":2}"#, "null", "false", "1.000", "1e1000", "-0",
+                     "100000000000000000000000000001", #""str\"ing\\/\n""#, "[]", "{}",
+                     #"{"z":{"y":[[[[]]]]},"x":"\u00e9"}"#, #"[1,[2,[3]],{"k":null}]"#]
+        let input = lines.joined(separator: "\n") + "\n"
+        for options in [[], ["-a"], ["--tab"], ["--indent", "3"], ["--seq"], ["-e"], ["--output", "pretty"]] {
+            let copied = try await jsonstream(options + ["."], input: input)
+            let built = try await jsonstream(options + [".|."], input: input)
+            #expect(copied.output == built.output, "\(options)")
+            #expect(copied.status == built.status, "\(options)")
+        }
+        // -e: the last output false or null exits 1, as when built.
+        #expect(try await jsonstream(["-e", "."], input: "1\nnull\n").status == 1)
+    }
+
+    /// `select(C)` runs `C` on the members it reads and copies the element
+    /// from the tape; `select(C) | .` builds it: the same bytes, errors and
+    /// exit status.
+    @Test("`select(C)` copied from the tape prints what a built value prints")
+    func selectionFromTheTape() async throws {
+        let input = [#"{"id":1,"active":true,"abv":9.5,"tags":["a"],"n":{"x":3},"s":"é"}"#,
+                     #"{"id":2,"active":false,"abv":"x","tags":[],"n":{"x":1}}"#,
+                     #"{"id":3,"active":null,"abv":4,"tags":["b","c"],"dup":1,"dup":2}"#,
+                     "5", "null", #""s""#, "[1,2]"].joined(separator: "\n") + "\n"
+        let filters = ["select(.active)", "select(.abv > 8)", "select(.tags | length > 0)", "select(.n.x == 3)",
+                       "select(.active, .abv)", "select(.abv | test(\"x\"))", "select(.dup == 2)"]
+        for filter in filters {
+            for options in [[], ["-a"], ["--seq"], ["-e"], ["--indent", "1"]] {
+                let copied = try await jsonstream(options + [filter], input: input)
+                let built = try await jsonstream(options + [filter + " | ."], input: input)
+                #expect(copied.output == built.output, "\(filter) \(options)")
+                #expect(copied.stderr == built.stderr, "\(filter) \(options)")
+                #expect(copied.status == built.status, "\(filter) \(options)")
+            }
+        }
+    }
+
     @Test("--tab, --indent N and --output pretty indent like jq")
     func pretty() async throws {
         let object = #"[{"a":[1,{}],"b":{"c":[]}}]"#

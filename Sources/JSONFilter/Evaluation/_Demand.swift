@@ -106,4 +106,15 @@ extension JSONFilter {
     package var observedMembers: Set<String>? {
         _Demand.of(root, output: .whole).members
     }
+
+    /// For a program `select(C)`, the members of an object input that `C`
+    /// can observe (nil for any other program, or when `C` may observe the
+    /// whole input). Every output of such a program is its input: a caller
+    /// may run it on an object reduced to these members and, for each
+    /// output, write the input it has whole (`jsonstream` copies it from
+    /// the tape).
+    package var selectionMembers: Set<String>? {
+        guard case .call("select", let arguments, _) = root, arguments.count == 1 else { return nil }
+        return _Demand.of(arguments[0], output: .whole).members
+    }
 }

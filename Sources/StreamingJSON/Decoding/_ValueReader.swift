@@ -229,6 +229,14 @@ package final class _ValueReader {
         return (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0
     }
 
+    /// Whether the element (or member's value) last returned is `false` or
+    /// `null`; read on the tape, whether built or not.
+    package var lastElementIsFalseOrNull: Bool {
+        guard let start = elementStart, let local = stream.local(start) else { return false }
+        let kind = unsafe stream.view[inTargetObject ? local + 1 : local].kind
+        return kind == _Kind.false || kind == _Kind.null
+    }
+
     /// What the element last returned is, as messages name it ("a number").
     package var lastElementKind: String {
         guard let start = elementStart, let local = stream.local(start) else { return "nothing" }
