@@ -4,6 +4,7 @@
 // scripts/bench-encode and scripts/bench-memory.
 //
 //   streamingjson-bench stream FILE [array|lines|auto]   elements(of:contentsOf:), one record at a time
+//   streamingjson-bench stream-snake FILE                the same with .convertFromSnakeCase, no CodingKeys
 //   streamingjson-bench parse FILE                       elements(of:) into a type that reads nothing: the pipeline alone
 //   streamingjson-bench incremental FILE                 decode(Summary.self, contentsOf:) via the incremental container
 //   streamingjson-bench whole FILE                       StreamingJSONDecoder().decode([Record].self, contentsOf:)
@@ -96,6 +97,16 @@ do {
         default: .auto
         }
         var iterator = decoder.elements(of: Record.self, contentsOf: url, format: format).makeIterator()
+        while let record = try iterator.next() {
+            count += 1
+            if record.abv > 8 { strong += 1 }
+        }
+    case "stream-snake":
+        // The same records with `.convertFromSnakeCase` and no CodingKeys.
+        let decoder = StreamingJSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        var iterator = decoder.elements(of: SnakeCaseRecord.self, contentsOf: url).makeIterator()
         while let record = try iterator.next() {
             count += 1
             if record.abv > 8 { strong += 1 }

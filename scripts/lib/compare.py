@@ -174,6 +174,8 @@ def build_rows(args, scratch):
     rows = [
         Row("decode", "verify", "yajl json_verify -q (ceiling)", ["json_verify", "-q"], stdin=path, size=size),
         Row("decode", "stream", "StreamingJSONDecoder elements(of:) streamed", [bench, "stream", path], size=size),
+        Row("decode", "stream-snake", "elements(of:) streamed, .convertFromSnakeCase (no CodingKeys)",
+            [bench, "stream-snake", path], size=size),
         Row("decode", "whole", "StreamingJSONDecoder decode([Record].self)", [bench, "whole", path], size=size),
         Row("decode", "foundation", "Foundation JSONDecoder [Record]", [bench, "foundation", path], size=size),
     ]
@@ -508,6 +510,13 @@ def targets(args, by_key):
         line(label, percent >= 60 and factor >= 8, "%.0f%% of json_verify, %.1fx Foundation" % (percent, factor))
     else:
         missing(label, "stream", "verify", "foundation")
+
+    label = ".convertFromSnakeCase >= 85% of the same records with CodingKeys"
+    if have("stream", "stream-snake"):
+        ratio = 100 * speedup("stream-snake", "stream")
+        line(label, ratio >= 85, "%.0f%%" % ratio)
+    else:
+        missing(label, "stream", "stream-snake")
 
     label = "jsonstream >= 8x jq 1.8.2 and >= 4x jaq, faster than gojq, identical output"
     if have("jsonstream", "jq", "jaq", "gojq"):
