@@ -219,8 +219,7 @@ import Foundation
         stream = decoder.stream
         unsafe self.object = object
         unsafe self.node = node
-        unsafe convertedKeys = decoder.usesDefaultKeys
-            ? nil : try decoder.convertedKeysForLookups(ofObject: object, path: node)
+        unsafe convertedKeys = try decoder.convertedKeysForLookups(ofObject: object, path: node)
         unsafe snakeCaseKeys = decoder.snakeCaseKeys
     }
 
@@ -419,8 +418,7 @@ import Foundation
     /// Makes this the context of a container over another object (a shelved
     /// container handed out again; see `_ContainerShelf`).
     func repoint(object: Int, node: consuming _CodingPathNode) throws {
-        unsafe convertedKeys = decoder.usesDefaultKeys
-            ? nil : try decoder.convertedKeysForLookups(ofObject: object, path: node)
+        unsafe convertedKeys = try decoder.convertedKeysForLookups(ofObject: object, path: node)
         unsafe self.object = object
         unsafe self.node = node
         unsafe cursor = 1
@@ -442,12 +440,20 @@ extension _TapeDecoder {
         return names
     }
 
-    /// With a key strategy, the object's converted keys when keyed
-    /// containers compare those rather than bytes: with a `.custom` strategy, and with
+    /// The object's converted keys when keyed containers compare those
+    /// rather than bytes: with a `.custom` strategy, and with
     /// `convertFromSnakeCase` for an object with more members than lookups
     /// through the conversion cache suit (a scan from the first member per
     /// lookup, each key converted again once the cache's slots are taken).
+    /// Nil with the default keys, checked first: it is every container's case.
+    @inline(__always)
     func convertedKeysForLookups(ofObject index: Int, path: _CodingPathNode) throws -> [String]? {
+        if usesDefaultKeys { return nil }
+        return try convertedKeysWithStrategy(ofObject: index, path: path)
+    }
+
+    @inline(never)
+    private func convertedKeysWithStrategy(ofObject index: Int, path: _CodingPathNode) throws -> [String]? {
         if snakeCaseKeys != nil, try token(at: index, path: path).count <= _SnakeCaseKeys.slotCount / 4 { return nil }
         return try convertedKeys(ofObject: index, path: path)
     }

@@ -91,24 +91,18 @@ func _hasUnderscoreByte(_ word: UInt64) -> Bool {
 }
 
 /// The `convertFromSnakeCase` spellings of the keys with underscores that a
-/// decoder has met: a direct-mapped table from a key's bytes to the bytes of
-/// its conversion. The keys of a dump repeat from element to element, so a
-/// lookup costs a hash and a comparison, and a conversion (through `String`,
-/// with Foundation's rules) happens once per key and slot.
+/// decoder has met: a `_ShortKeySlots` table from a key's bytes to the bytes
+/// of its conversion, so that a conversion (through `String`, with
+/// Foundation's rules) happens once per key and slot.
 @safe final class _SnakeCaseKeys {
     static let slotCount = 256
-    /// Longer keys are converted on every lookup, into `scratch`.
-    static let maxLength = 32
 
-    private let keys: UnsafeMutablePointer<UInt8>
-    private let lengths: UnsafeMutablePointer<Int>
+    private let slots = unsafe _ShortKeySlots(count: _SnakeCaseKeys.slotCount)
     private let conversions: UnsafeMutablePointer<_KeyBytes>
+    /// The conversion of a key too long for a slot, made on every lookup.
     private var scratch = unsafe _KeyBytes()
 
     init() {
-        unsafe keys = .allocate(capacity: Self.slotCount * Self.maxLength)
-        unsafe lengths = .allocate(capacity: Self.slotCount)
-        unsafe lengths.initialize(repeating: -1, count: Self.slotCount)
         unsafe conversions = .allocate(capacity: Self.slotCount)
         unsafe conversions.initialize(repeating: _KeyBytes(), count: Self.slotCount)
     }
@@ -116,25 +110,15 @@ func _hasUnderscoreByte(_ word: UInt64) -> Bool {
     deinit {
         for slot in 0..<Self.slotCount { unsafe conversions[slot].bytes?.deallocate() }
         unsafe scratch.bytes?.deallocate()
-        unsafe keys.deallocate()
-        unsafe lengths.deallocate()
+        unsafe slots.deallocate()
         unsafe conversions.deallocate()
     }
 
     /// The converted spelling of `key`; valid until the next call.
     @inline(__always)
     func converted(_ key: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        let length = key.count
-        guard length <= Self.maxLength, let base = key.baseAddress else { return unsafe convertIntoScratch(key) }
-        var hash = UInt32(truncatingIfNeeded: length)
-        hash = unsafe hash &* 31 &+ UInt32(base[0])
-        hash = unsafe hash &* 31 &+ UInt32(base[length &- 1])
-        hash = unsafe hash &* 31 &+ UInt32(base[length &>> 1])
-        hash = unsafe hash &* 31 &+ UInt32(base[length &>> 2])
-        hash ^= hash &>> 9
-        let slot = Int(hash) & (Self.slotCount &- 1)
-        let stored = unsafe keys + slot &* Self.maxLength
-        if unsafe lengths[slot] == length && _equalBytes(stored, base, length) { return unsafe conversions[slot].buffer }
+        guard let (slot, hit) = unsafe slots.slot(for: key) else { return unsafe convertIntoScratch(key) }
+        if hit { return unsafe conversions[slot].buffer }
         return unsafe fill(slot, with: key)
     }
 
@@ -142,8 +126,7 @@ func _hasUnderscoreByte(_ word: UInt64) -> Bool {
     private func fill(_ slot: Int, with key: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         unsafe conversions[slot].bytes?.deallocate()
         unsafe conversions[slot] = Self.conversion(of: key)
-        unsafe (keys + slot &* Self.maxLength).update(from: key.baseAddress!, count: key.count)
-        unsafe lengths[slot] = key.count
+        unsafe slots.store(key, at: slot)
         return unsafe conversions[slot].buffer
     }
 

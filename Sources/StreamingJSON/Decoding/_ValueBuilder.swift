@@ -124,55 +124,34 @@ struct _ValueBuilder {
     }
 }
 
-/// Strings for recently seen object keys: a direct-mapped table from a key's
-/// bytes to the `String` made from them. A hit costs a hash of four bytes and
-/// a comparison of the bytes; a miss makes the string and takes the slot.
-/// Plain pointers rather than arrays: a class's array properties would pay
-/// for a dynamic exclusivity check on every key.
+/// Strings for recently seen object keys: a `_ShortKeySlots` table from a
+/// key's bytes to the `String` made from them. A miss makes the string and
+/// takes the slot; longer keys are made every time (they are rare).
 ///
-/// Safe: it owns the slots; a key's bytes are copied in, bounded by `maxLength`.
+/// Safe: it owns the slots; a key's bytes are copied in, bounded by their size.
 @safe final class _KeyCache {
     static let slotCount = 512
-    /// Longer keys are made every time (they are rare, and the slots stay small).
-    static let maxLength = 32
 
-    private let bytes: UnsafeMutablePointer<UInt8>
-    private let lengths: UnsafeMutablePointer<Int>
+    private let slots = unsafe _ShortKeySlots(count: _KeyCache.slotCount)
     private let strings: UnsafeMutablePointer<String>
 
     init() {
-        unsafe bytes = .allocate(capacity: Self.slotCount * Self.maxLength)
-        unsafe lengths = .allocate(capacity: Self.slotCount)
-        unsafe lengths.initialize(repeating: -1, count: Self.slotCount)
         unsafe strings = .allocate(capacity: Self.slotCount)
         unsafe strings.initialize(repeating: "", count: Self.slotCount)
     }
 
     deinit {
-        unsafe bytes.deallocate()
-        unsafe lengths.deallocate()
+        unsafe slots.deallocate()
         unsafe strings.deinitialize(count: Self.slotCount)
         unsafe strings.deallocate()
     }
 
     @inline(__always)
     func string(_ key: UnsafeBufferPointer<UInt8>) -> String {
-        let length = key.count
-        guard length > 0, length <= Self.maxLength, let base = key.baseAddress else {
-            return unsafe String(decoding: key, as: UTF8.self)
-        }
-        var hash = UInt32(truncatingIfNeeded: length)
-        hash = unsafe hash &* 31 &+ UInt32(base[0])
-        hash = unsafe hash &* 31 &+ UInt32(base[length - 1])
-        hash = unsafe hash &* 31 &+ UInt32(base[length >> 1])
-        hash = unsafe hash &* 31 &+ UInt32(base[length >> 2])
-        hash ^= hash >> 9
-        let slot = Int(hash) & (Self.slotCount - 1)
-        let stored = unsafe bytes + slot * Self.maxLength
-        if unsafe lengths[slot] == length && _equalBytes(stored, base, length) { return unsafe strings[slot] }
+        guard let (slot, hit) = unsafe slots.slot(for: key) else { return unsafe String(decoding: key, as: UTF8.self) }
+        if hit { return unsafe strings[slot] }
         let string = unsafe String(decoding: key, as: UTF8.self)
-        unsafe stored.update(from: base, count: length)
-        unsafe lengths[slot] = length
+        unsafe slots.store(key, at: slot)
         unsafe strings[slot] = string
         return string
     }
