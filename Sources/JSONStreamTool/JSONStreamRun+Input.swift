@@ -62,18 +62,20 @@ extension JSONStreamRun {
     /// element error is reported and skipped.
     func readAll() throws {
         let skips = options.errorPolicy == .skip
-        let copies = copiesElementsFromTape
-        let selection = copies ? nil : selectsElementsFromTape
+        let output = elementOutput
         while true {
-            if copies || selection != nil { inputs.reader?.buildsValues = false }
+            // Elements copied or selected are not built whole. (A reader that
+            // `nextElement` opens builds its first one: the result is the same.)
+            if case .filtered = output {} else { inputs.reader?.buildsValues = false }
             guard let element = try nextElement(asUnit: true) else { break }
             let succeeded: Bool
-            if copies, let reader = element.reader {
+            switch (output, element.reader) {
+            case (.copied, let reader?):
                 try emitFromTape(reader)
                 continue
-            } else if let selection, let reader = element.reader {
-                succeeded = try applySelecting(element, reader: reader, members: selection)
-            } else {
+            case (.selected(let members), let reader?):
+                succeeded = try applySelecting(element, reader: reader, members: members)
+            default:
                 succeeded = try apply(to: element.value, at: element.location)
             }
             if let error = deferredOutputError { throw error }
@@ -81,24 +83,26 @@ extension JSONStreamRun {
         }
     }
 
-    /// Whether each element is its own one result, written from the
-    /// reader's tape without being built: the program `.`, plain JSON output
-    /// (no raw strings, colours or sorted keys), no file splitting or limit.
-    private var copiesElementsFromTape: Bool {
-        filter.isIdentity && formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
-            && !options.rawInput && !makesEvents && split == nil && options.limit == nil
-            && !options.rawOutput && !options.joinOutput && !options.rawOutput0
+    /// How `readAll` makes each element's results.
+    private enum ElementOutput {
+        /// The filter runs on the element, built.
+        case filtered
+        /// The program is `.`: the element is its one result, copied from the tape.
+        case copied
+        /// The program is `select(C)`: `C` runs on the element built with only
+        /// these members; each output is the element, copied from the tape.
+        case selected(_Projection)
     }
 
-    /// For `select(C)` where `C` reads some members of an object: those
-    /// members, from which each element is built to run the program; its
-    /// outputs (the element itself) are copied from the tape.
-    private var selectsElementsFromTape: _Projection? {
-        guard projection == nil, let members = filter.selectionMembers,
-              formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
+    private var elementOutput: ElementOutput {
+        // Results written from the tape: plain JSON (no raw strings, colours
+        // or sorted keys), no file splitting or limit, values from a reader.
+        guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
                 && !options.rawInput && !makesEvents && split == nil && options.limit == nil
-                && !options.rawOutput && !options.joinOutput && !options.rawOutput0 else { return nil }
-        return _Projection(members)
+                && !options.rawOutput && !options.joinOutput && !options.rawOutput0 else { return .filtered }
+        if filter.isIdentity { return .copied }
+        if projection == nil, let members = filter.selectionMembers { return .selected(_Projection(members)) }
+        return .filtered
     }
 
     /// `apply(to:at:)` for `select(C)`: `C` runs on the element reduced to
