@@ -11,8 +11,13 @@ non-ASCII strings, ISO-8601 dates, nulls, nested objects and arrays.
 """
 import argparse
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+sys.dont_write_bytecode = True
+from xorshift import Random  # noqa: E402
 
 STYLES = ["ipa", "stout", "lager", "pilsner", "porter", "saison", "kolsch", "wheat", "sour", "barleywine"]
 WORDS = ["Hoppy", "Trails", "Midnight", "Golden", "Rusty", "Old", "Wild", "Hazy", "Smoked", "Crisp",
@@ -23,27 +28,6 @@ TAGS = ["hoppy", "bitter", "malty", "fruity", "sour", "roasty", "smooth", "dry",
 NOTES = ["Pours \"golden\" with a thick head.", "Notes of café & crème brûlée.", "Tab\tseparated\tnotes",
          "Path C:\\beer\\notes", "Line one\nLine two", "Emoji 🍺 and ünïcödé", "Plain description",
          "Slash / and </script>", "Control \u0001 char", "Quote ' and \"double\""]
-
-
-class Random:
-    """xorshift64*: tiny, fast and identical everywhere."""
-
-    def __init__(self, seed):
-        self.state = seed or 1
-
-    def next(self):
-        x = self.state
-        x ^= (x >> 12) & 0xFFFFFFFFFFFFFFFF
-        x ^= (x << 25) & 0xFFFFFFFFFFFFFFFF
-        x ^= (x >> 27) & 0xFFFFFFFFFFFFFFFF
-        self.state = x
-        return (x * 0x2545F4914F6CDD1D) & 0xFFFFFFFFFFFFFFFF
-
-    def below(self, n):
-        return self.next() % n
-
-    def choice(self, items):
-        return items[self.below(len(items))]
 
 
 def record(index, rng):

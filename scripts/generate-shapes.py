@@ -36,33 +36,13 @@ import re
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+sys.dont_write_bytecode = True
+from xorshift import Random  # noqa: E402
+
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "nativejson")
 COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 ASCII = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
-
-
-class Random:
-    """xorshift64*, the generator of generate-records.py: tiny, fast and identical everywhere."""
-
-    def __init__(self, seed):
-        self.state = seed or 1
-
-    def next(self):
-        x = self.state
-        x ^= (x >> 12) & 0xFFFFFFFFFFFFFFFF
-        x ^= (x << 25) & 0xFFFFFFFFFFFFFFFF
-        x ^= (x >> 27) & 0xFFFFFFFFFFFFFFFF
-        self.state = x
-        return (x * 0x2545F4914F6CDD1D) & 0xFFFFFFFFFFFFFFFF
-
-    def below(self, n):
-        return self.next() % n
-
-    def choice(self, items):
-        return items[self.below(len(items))]
-
-    def chance(self, percent):
-        return self.below(100) < percent
 
 
 def load_fixture(name):
