@@ -104,10 +104,16 @@ let package = Package(
         ),
         // One test target per layer; Tests/Fixtures is shared by all three.
         // StreamingJSON: the decoder, encoder, sources, values and writers.
+        // Helpers the three test targets share (threads off the cooperative pool).
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "StreamingJSONTests",
             dependencies: [
-                "StreamingJSON",
+                "StreamingJSON", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -115,13 +121,13 @@ let package = Package(
         // JSONFilter: the jq language, against jq 1.8.2's suite and a recorded corpus.
         .testTarget(
             name: "JSONFilterTests",
-            dependencies: ["JSONFilter", "StreamingJSON"],
+            dependencies: ["JSONFilter", "StreamingJSON", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Unit tests of JSONStreamTool and end-to-end tests of the built binary.
         .testTarget(
             name: "jsonstreamTests",
-            dependencies: ["JSONStreamTool", "StreamingJSON", "jsonstream"],
+            dependencies: ["JSONStreamTool", "StreamingJSON", "jsonstream", "TestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

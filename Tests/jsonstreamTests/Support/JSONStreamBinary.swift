@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `jsonstream` executable: next to the test bundle in the build
@@ -185,26 +186,6 @@ func recordsArray(count: Int) -> String {
         text += #""brewery":{"city":"Zürich","country":"CH"},"tags":["a","b"],"note":"line\nbreak \"q\""}"#
     }
     return text + "\n]\n"
-}
-
-/// Runs blocking work (waiting for a process, reading a pipe) on a thread of
-/// its own and waits for it without blocking. Swift Testing runs tests on the
-/// cooperative pool, one thread per core: a test blocked in waitpid or
-/// read(2) there starves the async tests running beside it. Assertions stay
-/// in the test, on the value returned.
-func offThePool<T>(_ body: @escaping () throws -> T) async throws -> T {
-    let work = Unchecked(value: body)
-    let result = await withCheckedContinuation { (continuation: CheckedContinuation<Unchecked<Result<T, any Error>>, Never>) in
-        Thread.detachNewThread {
-            continuation.resume(returning: Unchecked(value: Result { try work.value() }))
-        }
-    }
-    return try result.value.get()
-}
-
-/// Hands a value to another thread, where the test makes sure only one uses it at a time.
-struct Unchecked<T>: @unchecked Sendable {
-    var value: T
 }
 
 extension Result where Failure == any Error {

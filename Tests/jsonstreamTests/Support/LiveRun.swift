@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
+import TestSupport
 
 /// `jsonstream` running with pipes on stdin and stdout that the test drives:
 /// feeding input bit by bit, reading output as it comes, closing either end.

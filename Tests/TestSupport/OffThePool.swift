@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 
-// The same file is in StreamingJSONTests/Support: test targets cannot share a
-// source file, and these few lines are needed by both.
+// Shared by the three test targets (a library target of its own, since test
+// targets cannot share a source file).
 
 /// Runs `body` on a thread of its own (with `stackSize` bytes of stack, when
 /// given) and waits for it without blocking. Swift Testing runs tests on the
 /// cooperative pool, which has one thread per core: a test that blocks there
-/// (in read(2) on a pipe another thread fills slowly, or in a long
+/// (in read(2) on a pipe another thread fills slowly, in waitpid, or in a long
 /// computation) starves the async tests running beside it (on a 2-core
 /// machine, two such tests stall them all). Assertions stay in the test, on
 /// the value returned.
-func onThread<T>(stackSize: Int? = nil, _ body: @escaping () -> T) async -> T {
+public func onThread<T>(stackSize: Int? = nil, _ body: @escaping () -> T) async -> T {
     let work = Unchecked(value: body)
     let result = await withCheckedContinuation { (continuation: CheckedContinuation<Unchecked<T>, Never>) in
         let thread = Thread { continuation.resume(returning: Unchecked(value: work.value())) }
@@ -22,7 +22,7 @@ func onThread<T>(stackSize: Int? = nil, _ body: @escaping () -> T) async -> T {
 }
 
 /// `onThread` for work that throws.
-func offThePool<T>(_ body: @escaping () throws -> T) async throws -> T {
+public func offThePool<T>(_ body: @escaping () throws -> T) async throws -> T {
     try await onThread { Result { try body() } }.get()
 }
 
@@ -30,11 +30,15 @@ func offThePool<T>(_ body: @escaping () throws -> T) async throws -> T {
 /// evaluator recurse with the depth of the values and of the program (jq's
 /// suite nests 10001 deep), and a debug build's frames are larger than a
 /// release build's.
-func onLargeStack<T>(_ body: @escaping () -> T) async -> T {
+public func onLargeStack<T>(_ body: @escaping () -> T) async -> T {
     await onThread(stackSize: 1 << 30, body)
 }
 
 /// Hands a value to another thread in a test, where the code makes sure only one uses it at a time.
-struct Unchecked<T>: @unchecked Sendable {
-    var value: T
+public struct Unchecked<T>: @unchecked Sendable {
+    public var value: T
+
+    public init(value: T) {
+        self.value = value
+    }
 }
