@@ -9,10 +9,12 @@ import Foundation
 // throw them (a key lookup, a scalar read), their string building took
 // registers and stack from the path taken every time.
 extension _TapeDecoder {
-    /// "line 3, column 17 (byte 45)" for the value at `index`, if it is still on the tape.
-    func location(of index: Int) -> String? {
-        guard let local = stream.local(index) else { return nil }
-        return unsafe stream.position(of: stream.view[local].position).description
+    /// `separator` and "line 3, column 17 (byte 45)" for the value at
+    /// `index`, when it is still on the tape.
+    private func appendLocation(of index: Int, after separator: StaticString, to text: inout _ErrorText) {
+        guard let local = stream.local(index) else { return }
+        text.append(separator)
+        unsafe stream.position(of: stream.view[local].position).append(to: &text)
     }
 
     func describeFound(at index: Int) -> String {
@@ -27,10 +29,7 @@ extension _TapeDecoder {
 
     private func withLocation(_ message: String, _ index: Int) -> String {
         var text = _ErrorText(message)
-        if let local = stream.local(index) {
-            text.append(", at ")
-            unsafe stream.position(of: stream.view[local].position).append(to: &text)
-        }
+        appendLocation(of: index, after: ", at ", to: &text)
         text.append(".")
         return text.string
     }
@@ -94,9 +93,10 @@ extension _TapeDecoder {
 
     @inline(never)
     func keyNotFound(_ key: any CodingKey, inObject index: Int, path: _CodingPathNode) -> DecodingError {
-        var message = "No value associated with key \(key) (\"\(key.stringValue)\")"
-        if let location = location(of: index) { message += " in the object at \(location)" }
-        return DecodingError.keyNotFound(key, .init(codingPath: path.path, debugDescription: message + "."))
+        var text = _ErrorText("No value associated with key \(key) (\"\(key.stringValue)\")")
+        appendLocation(of: index, after: " in the object at ", to: &text)
+        text.append(".")
+        return DecodingError.keyNotFound(key, .init(codingPath: path.path, debugDescription: text.string))
     }
 
     /// An element that passed `maxElementBytes`: parsed, not kept.
