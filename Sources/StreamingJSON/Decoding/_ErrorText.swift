@@ -22,19 +22,12 @@ struct _ErrorText {
 
     mutating func append(utf8 text: UnsafeBufferPointer<UInt8>) { unsafe bytes.append(contentsOf: text) }
 
-    /// `number` in decimal.
+    /// `number` in decimal (the encoder's integer formatter).
     mutating func append(_ number: Int) {
         if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        var value = number.magnitude
-        var reversed: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 20 digits, last first
-        var count = 0
-        unsafe withUnsafeMutableBytes(of: &reversed) { digits in
-            repeat {
-                unsafe digits[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
-                value /= 10
-                count &+= 1
-            } while value > 0
-            for position in stride(from: count &- 1, through: 0, by: -1) { unsafe bytes.append(digits[position]) }
+        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            let count = unsafe _FastScalars.formatUnsigned(UInt64(number.magnitude), to: digits.baseAddress!)
+            unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: digits.baseAddress, count: count))
         }
     }
 
