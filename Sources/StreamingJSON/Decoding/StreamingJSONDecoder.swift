@@ -222,7 +222,8 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     ///   - data: One JSON document whose root is an array.
     /// - Throws: `DecodingError`; see <doc:MigratingFromJSONDecoder> for each case.
     public func decode<Element: Decodable & Sendable>(_ type: [Element].Type, from data: Data) throws -> [Element] {
-        try _decodeDocument(type, size: data.count, rereadable: true, decodingAhead: _AheadDecoder<Element>.self) {
+        try _decodeDocument(type, size: data.count, rereadable: true,
+                            decodingAhead: { _AheadDecoder<Element>(options: $0) }) {
             _DataSource(data)
         }
     }
@@ -262,7 +263,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         let source = try _FileDescriptorSource(url: url)
         var first: _FileDescriptorSource? = source
         return try _decodeDocument(type, size: source.size, rereadable: true,
-                                   decodingAhead: _AheadDecoder<Element>.self) {
+                                   decodingAhead: { _AheadDecoder<Element>(options: $0) }) {
             defer { first = nil }
             return try first ?? _FileDescriptorSource(url: url)
         }
@@ -284,11 +285,11 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// the elements of the first pass dropped; for `rereadable` input the
     /// document is then read again from the start, every element kept.
     func _decodeDocument<T: Decodable>(_ type: T.Type, size: Int?, rereadable: Bool,
-                                        decodingAhead: (any _DecodingAhead.Type)? = nil,
+                                        decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)? = nil,
                                         open: () throws -> any _ByteSource) throws -> T {
         let options = self.options
         let stream = options.makeStream(source: try open(), size: size, mode: .document,
-                                        decodingAhead: decodingAhead.map { $0.init(options: options) })
+                                        decodingAhead: decodingAhead?(options))
         do {
             return try decodeDocument(type, from: stream, size: size)
         } catch where rereadable && stream.askedForDroppedElement {

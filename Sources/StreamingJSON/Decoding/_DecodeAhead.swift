@@ -32,8 +32,6 @@ import Foundation
 /// Decodes elements of the parsing thread's tape ahead of the caller.
 /// Created by a `Sendable` overload of `elements(of:)`, used by one pipeline.
 protocol _DecodingAhead: AnyObject {
-    init(options: _DecodingOptions)
-
     /// Decodes the last complete elements on `stream`'s tape (the parsing
     /// thread's, before they move to a batch): `balance` sixteenths of them,
     /// rounded, unless a test fixed the share (`decodeAheadShare`). Nil when
