@@ -211,7 +211,7 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     }
 
     /// Decodes an array of `Sendable` elements from a whole JSON document:
-    /// as ``decode(_:from:)-(T.Type,_)``, and when a second thread parses
+    /// as ``decode(_:from:)-(T.Type,Data)``, and when a second thread parses
     /// the input (1 MiB or more, more than one core), that thread also
     /// decodes some elements when it would otherwise wait. The elements and
     /// errors are the same, in the same order; `init(from:)` may run on
