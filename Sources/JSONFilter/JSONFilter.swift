@@ -103,6 +103,21 @@ public struct JSONFilter: @unchecked Sendable {
         !program.nativeCalls.isDisjoint(with: ["input/0", "inputs/0", "input_line_number/0"])
     }
 
+    /// Whether each input's results depend on that input alone and write
+    /// nothing besides them: no `input`, `inputs` or `input_line_number`, no
+    /// `debug` or `stderr` messages, no `halt`. Such a program may run on
+    /// several inputs at once, on several threads, each with its own copy.
+    package var isElementLocal: Bool {
+        program.nativeCalls.isDisjoint(with: ["input/0", "inputs/0", "input_line_number/0", "debug/0", "stderr/0",
+                                              "halt/0", "halt_error/1", "_streamed_elements/0"])
+    }
+
+    /// The same program compiled again: a copy that shares no state with this
+    /// one, for another thread.
+    package func independentCopy() throws -> JSONFilter {
+        try JSONFilter(parsed: origin.parsed, origin: origin)
+    }
+
     /// Runs the filter with a context: the rest of the input stream for
     /// `input`/`inputs`, the environment, `input_filename`, where `debug`
     /// and `stderr` write.

@@ -39,7 +39,7 @@ package enum CommandLineSyntax {
     /// Options that take one value as the next argument.
     package static let optionsWithOneValue: Set<String> = [
         "-f", "--from-file", "-L", "--library-path", "--path", "--input", "--limit", "--on-error", "--max-depth",
-        "--max-number-length", "--max-string-length", "--max-element-bytes", "--indent", "--output", "--columns",
+        "--max-number-length", "--max-string-length", "--max-element-bytes", "--indent", "--output", "--columns", "--threads",
     ]
 
     /// The hidden option a positional argument after `--args` or

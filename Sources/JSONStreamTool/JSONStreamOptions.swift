@@ -146,6 +146,12 @@ package struct JSONStreamOptions: Sendable {
     package var progress: Bool?
     /// `--stats`: a summary on stderr at the end.
     package var stats = false
+    /// `--threads N`: threads that parse and filter pieces of a large input
+    /// at once (`JSONStreamRun+Parallel.swift`); nil: one per core.
+    package var threads: Int?
+    /// The size of those pieces; nil: `_PieceSplitter.defaultPieceSize`.
+    /// Tests make it small, to cut small inputs into many pieces.
+    package var pieceSize: Int?
 
     /// Build only the members of each element that the filter reads
     /// (`JSONFilter.observedMembers`). Same output either way; tests turn it off
@@ -171,6 +177,7 @@ extension JSONStreamOptions {
             problems.append("--indent takes a number between 0 and 7")
         }
         if let limit, limit < 0 { problems.append("--limit takes a number of results, 0 or more") }
+        if let threads, threads < 1 { problems.append("--threads takes a number of threads, 1 or more") }
         if limits.maxDepth < 1 { problems.append("--max-depth takes a number of levels, 1 or more") }
         if limits.maxNumberLength < 1 { problems.append("--max-number-length takes a number of characters, 1 or more") }
         if limits.maxStringLength < 0 { problems.append("--max-string-length takes a number of bytes, 0 or more") }

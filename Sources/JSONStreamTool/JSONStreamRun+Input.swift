@@ -63,6 +63,12 @@ extension JSONStreamRun {
     func readAll() throws {
         let skips = options.errorPolicy == .skip
         let output = elementOutput
+        if let workers = parallelWorkers() {
+            while inputs.reader == nil && !inputs.finished, let file = inputs.pendingFiles.first,
+                  try readInParallel(file, workers: workers) {
+                inputs.pendingFiles.removeFirst()
+            }
+        }
         while true {
             // Elements copied or selected are not built whole. (A reader that
             // `nextElement` opens builds its first one: the result is the same.)
@@ -84,7 +90,7 @@ extension JSONStreamRun {
     }
 
     /// How `readAll` makes each element's results.
-    private enum ElementOutput {
+    enum ElementOutput {
         /// The filter runs on the element, built.
         case filtered
         /// The program is `.`: the element is its one result, copied from the tape.
@@ -94,7 +100,7 @@ extension JSONStreamRun {
         case selected(_Projection)
     }
 
-    private var elementOutput: ElementOutput {
+    var elementOutput: ElementOutput {
         // Results written from the tape: plain JSON (no raw strings, colours
         // or sorted keys), no file splitting or limit, values from a reader.
         guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
@@ -209,31 +215,39 @@ extension JSONStreamRun {
     /// An error or the end of the current input: reported and dealt with as
     /// "jsonstream behaviour by input kind" says (see `readAll`).
     func handleReadProblem(_ event: _ValueReader.Event, reader: _ValueReader) {
+        handleReadProblem(event, index: reader.index, isArray: reader.isArray == true)
+    }
+
+    /// `handleReadProblem(_:reader:)` for the reader's `index` then; false
+    /// when the input ends there.
+    @discardableResult
+    func handleReadProblem(_ event: _ValueReader.Event, index: Int, isArray: Bool) -> Bool {
         let skips = options.errorPolicy == .skip
         let name = inputs.name
         switch event {
         case .elementError(let error, let isLimit):
             counters.elementsIn += 1
-            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(reader.index)
+            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(index)
             if skips {
                 counters.skipped += 1
                 say("jsonstream: skipped (at \(place)): \(error.message)")
-                return
+                return true
             }
             inputFailed = true
             say("jsonstream: error (at \(place)): \(error.message)")
             // A value over a limit is well-formed: the next line is sound. After
             // a malformed line, jq stops reading.
-            if !isLimit { finishReading() }
+            if isLimit { return true }
+            finishReading()
 
         case .syntaxError(let error):
             counters.elementsIn += 1
-            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(reader.index + 1)
+            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(index + 1)
             if skips {
                 counters.skipped += 1
                 say("jsonstream: skipped (at \(place)): \(error.message); the rest of \(name) cannot be read")
                 closeCurrentInput()
-                return
+                return false
             }
             inputFailed = true
             say("jsonstream: error (at \(place)): \(error.message)")
@@ -246,11 +260,12 @@ extension JSONStreamRun {
 
         case .end:
             // An empty array is still one jq input, with no result (`-e` exits 4).
-            if reader.isArray == true && !inputs.unitStarted { exitRule.beginUnit() }
+            if isArray && !inputs.unitStarted { exitRule.beginUnit() }
             closeCurrentInput()
         case .value, .mark, .member, .key:
-            break
+            return true
         }
+        return false
     }
 
     /// Opens `file` (a path, or `-` for stdin) as the current input, as JSON
@@ -294,12 +309,12 @@ extension JSONStreamRun {
     }
 
     /// Ends all reading (after a syntax error).
-    private func finishReading() {
+    func finishReading() {
         closeCurrentInput()
         inputs.finished = true
     }
 
-    private var streamFormat: JSONStreamFormat {
+    var streamFormat: JSONStreamFormat {
         // jq's command line: every top-level value is one input.
         if options.jqMode { return .jsonLines }
         switch options.inputFormat {

@@ -51,3 +51,38 @@ private final class _StackTask: @unchecked Sendable {
     var result: ExitStatus?
     init(_ body: @escaping () -> ExitStatus) { self.body = body }
 }
+
+/// Starts `body` on a new detached thread with a stack as large as the
+/// system gives (as `runOnLargeStack`): a worker that filters deep values.
+/// False when no thread could be made (`body` does not run).
+func startOnLargeStack(_ body: @escaping @Sendable () -> Void) -> Bool {
+    let unmanaged = unsafe Unmanaged.passRetained(_DetachedTask(body))
+    for size in [1 << 30, 256 << 20, 16 << 20] as [Int] {
+        var attributes = pthread_attr_t()
+        unsafe pthread_attr_init(&attributes)
+        defer { unsafe pthread_attr_destroy(&attributes) }
+        guard unsafe pthread_attr_setstacksize(&attributes, size) == 0,
+              unsafe pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) == 0 else { continue }
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t?
+        #endif
+        let created = unsafe pthread_create(&thread, &attributes, { context in
+            let task = unsafe Unmanaged<_DetachedTask>.fromOpaque(context!).takeRetainedValue()
+            task.body()
+            return nil
+        }, unsafe unmanaged.toOpaque())
+        if created == 0 { return true }
+    }
+    unsafe unmanaged.release()
+    return false
+}
+
+private final class _DetachedTask: Sendable {
+    let body: @Sendable () -> Void
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+}

@@ -66,22 +66,35 @@ final class OutputSink {
     func flush() throws {
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
-        unsafe try buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = unsafe write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written >= 0 {
-                    offset += written
-                    continue
-                }
-                switch errno {
-                case EINTR: continue
-                case EPIPE: throw OutputError.closed
-                case let code: throw OutputError.failed(path: name, errno: code)
-                }
-            }
-            bytesWritten += UInt64(offset)
+        unsafe try buffer.withUnsafeBytes { unsafe try writeAll($0) }
+    }
+
+    /// Appends many results' bytes at once: written straight from `bytes`,
+    /// after what is pending, when they fill a block (no copy into the buffer).
+    func append(results bytes: ArraySlice<UInt8>) throws {
+        guard buffer.count + bytes.count >= Self.blockSize else {
+            buffer.append(contentsOf: bytes)
+            return
         }
+        try flush()
+        unsafe try bytes.withUnsafeBytes { unsafe try writeAll($0) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = unsafe write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EPIPE: throw OutputError.closed
+            case let code: throw OutputError.failed(path: name, errno: code)
+            }
+        }
+        bytesWritten += UInt64(offset)
     }
 
     /// Flushes, then closes a descriptor this sink opened, reporting a failed

@@ -148,6 +148,13 @@ struct ResultFormatter {
         reader.writeLastElement(with: writer, level: 1, into: &bytes)
     }
 
+    /// Whether each result's bytes depend on that result alone (no array
+    /// around them, no table, no count): results made apart can be joined.
+    var writesEachResultAlone: Bool {
+        if case .values = kind { return true }
+        return false
+    }
+
     /// The value `reader` returned last, written from its tape as one result.
     mutating func append(from reader: _ValueReader, into bytes: inout [UInt8]) {
         if seq { bytes.append(0x1E) }

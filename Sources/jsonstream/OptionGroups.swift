@@ -286,9 +286,15 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "At the end, print elements in/out/skipped, bytes, MB/s and peak memory on stderr.")
     var stats = false
 
+    @Option(help: ArgumentHelp(
+        "Threads that parse and filter pieces of a large file at once, results kept in input order (default: one per core; 1: one reading thread). Used for a root array or JSON Lines in a regular file, element-wise filters without input, debug, stderr, halt, -e, --limit or --split-lines.",
+        valueName: "n"))
+    var threads: Int?
+
     func apply(to options: inout JSONStreamOptions) {
         options.exitStatus = exitStatus
         options.progress = progress
         options.stats = stats
+        options.threads = threads
     }
 }

@@ -76,6 +76,27 @@ struct CorpusTests {
     }
 }
 
+/// Filtering pieces of the input on several threads changes nothing: the
+/// corpus cut into pieces of a few bytes (so that every case is cut, most
+/// between every two elements), on two threads, prints the same bytes and
+/// messages with the same status as one thread.
+@Suite("jq corpus on several threads")
+struct ParallelCorpusTests {
+    @Test(.serialized, arguments: CorpusCase.all)
+    func threadsAreInvisible(_ corpusCase: CorpusCase) async throws {
+        let single = try InProcess.run(corpusCase, projecting: true) { $0.threads = 1 }
+        for pieceSize in [1, 5, 40] {
+            let parallel = try InProcess.run(corpusCase, projecting: true) {
+                $0.threads = 2
+                $0.pieceSize = pieceSize
+            }
+            #expect(parallel.stdout == single.stdout, "pieces of \(pieceSize) bytes")
+            #expect(parallel.stderr == single.stderr, "pieces of \(pieceSize) bytes")
+            #expect(parallel.status == single.status, "pieces of \(pieceSize) bytes")
+        }
+    }
+}
+
 /// `runJSONStream` in this process, with stdout and stderr sent to files.
 enum InProcess {
     struct Result {
@@ -84,7 +105,8 @@ enum InProcess {
         var status: JSONStreamTool.ExitStatus
     }
 
-    static func run(_ corpusCase: CorpusCase, projecting: Bool) throws -> Result {
+    static func run(_ corpusCase: CorpusCase, projecting: Bool,
+                    adjusting adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> Result {
         var options = JSONStreamOptions()
         options.filter = .text(corpusCase.filter)
         options.files = [corpusCase.inputPath]
@@ -104,6 +126,7 @@ enum InProcess {
             }
         }
         options.projectsInput = projecting
+        adjust(&options)
         return try run(options)
     }
 

@@ -213,6 +213,8 @@ def build_rows(args, scratch):
     rows += [
         Row("filter", "jsonstream", "jsonstream 'F'", [args.jsonstream, FILTER, path], output=out("jsonstream.out"),
             size=size),
+        Row("filter", "jsonstream-t1", "jsonstream --threads 1 'F'", [args.jsonstream, "--threads", "1", FILTER, path],
+            output=out("jsonstream-t1.out"), size=size),
         Row("filter", "ijson", "Python ijson yajl2_c items() + F", (ijson or ["ijson"]) + [path],
             output=out("ijson.out"), size=size),
     ]
@@ -415,7 +417,7 @@ def check_outputs(args, by_key, problems):
             if not same:
                 problems.append("%s: output differs from %s's" % (row.name, reference.name))
 
-    compare_files(["jaq", "gojq", "jq16", "jsonstream", "ijson"], "jq")
+    compare_files(["jaq", "gojq", "jq16", "jsonstream", "jsonstream-t1", "ijson"], "jq")
     compare_files(["ijson-1g"], "jsonstream-1g")
     for ours, reference in compare_jq.output_pairs():
         compare_files([ours], reference)
@@ -527,6 +529,15 @@ def targets(args, by_key):
                  jq, jaq, gojq, "identical" if identical else "DIFFERENT"))
     else:
         missing(label, "jsonstream", "jq", "jaq", "gojq")
+
+    label = "jsonstream on all cores >= 1.7x --threads 1, and at least as fast as json_verify"
+    if have("jsonstream", "jsonstream-t1", "verify"):
+        threads = speedup("jsonstream", "jsonstream-t1")
+        verify = speedup("jsonstream", "verify")
+        line(label, threads >= 1.7 and verify >= 1.0,
+             "%.2fx --threads 1 (%d cores), %.2fx json_verify's speed" % (threads, os.cpu_count() or 1, verify))
+    else:
+        missing(label, "jsonstream", "jsonstream-t1", "verify")
 
     label = "JSONStreamWriter >= 10x JSONEncoder"
     if have("writer", "encode-foundation"):

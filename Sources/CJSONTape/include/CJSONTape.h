@@ -289,4 +289,35 @@ size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t l
 /// ±348), for the caller's exact parser. `digits` holds at most 19 decimal digits.
 bool sj_decimal_to_double(uint64_t digits, int64_t exponent10, bool negative, double *result);
 
+// MARK: - Cut points
+
+/// Where a cut-point scan stands, carried from one call to the next. Start
+/// from all zeros at the input's first byte.
+///
+/// The scan follows JSON's strings without parsing anything else: an
+/// unescaped backslash escapes the next byte (inside strings or out), an
+/// escaped byte does nothing but count as a LF when it is one, an unescaped
+/// quote opens or closes a string, and [ { ] } outside strings move the depth.
+/// Malformed input is scanned by the same rules (the depth may go negative).
+typedef struct sj_cut_scan {
+    int64_t depth;       ///< [ and { minus ] and } seen outside strings
+    uint64_t in_string;  ///< 1 when the position is inside a string
+    uint64_t escaped;    ///< 1 when the next byte is escaped by a backslash
+    uint64_t newlines;   ///< LF bytes scanned so far (outside and inside strings)
+} sj_cut_scan;
+
+/// Updates `scan` over all of `bytes[0..<length)`.
+void sj_cut_scan_advance(sj_cut_scan *scan, const uint8_t *bytes, size_t length);
+
+/// Scans `bytes` from `scan`'s state and stops just after the first byte equal
+/// to `separator` that is outside strings while the depth equals `depth`.
+/// Returns the number of bytes consumed (the separator's offset + 1), `scan`
+/// then describing the position after the separator; or `length` when there is
+/// none, `scan` then describing the end of the bytes. A splitter cuts a root
+/// array's elements with ',' at depth 1, and JSON Lines or concatenated JSON
+/// with '\n' at depth 0. `separator` is none of `"` `\\` `[` `]` `{` `}`.
+/// Reads nothing past `bytes + length`; 64 bytes at a time (SIMD).
+size_t sj_cut_scan_find(sj_cut_scan *scan, const uint8_t *bytes, size_t length,
+                        uint8_t separator, int64_t depth);
+
 #endif

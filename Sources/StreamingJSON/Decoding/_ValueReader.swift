@@ -58,8 +58,8 @@ package final class _ValueReader {
     package private(set) var index = -1
 
     private let stream: _ElementStream
-    /// The file, for its compressed position (`bytesRead`).
-    private let source: _ReaderSource
+    /// The file, for its compressed position (`bytesRead`); nil for a piece.
+    private let source: _ReaderSource?
     /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
     private var builder = _ValueBuilder()
@@ -105,8 +105,42 @@ package final class _ValueReader {
                   limits: limits, projection: projection)
     }
 
-    private init(source: _ReaderSource, mode: _StreamMode?, path: [String], limits: _ParserLimits,
-                 projection: _Projection?) {
+    /// Reads one piece of a larger input (`_PieceSplitter`), on the calling
+    /// thread; positions in its events are those of the whole input.
+    package convenience init(piece: _InputPiece, limits: _ParserLimits = _ParserLimits(),
+                             projection: _Projection? = nil) {
+        let options = Self.options(limits: limits, projection: projection)
+        let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, limits: options.limits,
+                                    origin: piece.origin)
+        self.init(stream: stream, source: nil, options: options)
+    }
+
+    /// Reads `source`, which starts at `origin` in the input, on the calling
+    /// thread, numbering elements from `firstIndex` (`_PieceSplitter`).
+    convenience init(source: any _ByteSource, mode: _StreamMode?, origin: _InputOrigin, limits: _ParserLimits,
+                     projection: _Projection?, firstIndex: Int) {
+        let options = Self.options(limits: limits, projection: projection)
+        let stream = _ElementStream(source: source, mode: mode, limits: options.limits, origin: origin)
+        self.init(stream: stream, source: nil, options: options)
+        index = firstIndex - 1
+    }
+
+    private convenience init(source: _ReaderSource, mode: _StreamMode?, path: [String], limits: _ParserLimits,
+                             projection: _Projection?) {
+        let options = Self.options(limits: limits, projection: projection)
+        let stream = options.makeStream(source: source, size: source.size, mode: mode, path: path)
+        self.init(stream: stream, source: source, options: options)
+    }
+
+    private init(stream: _ElementStream, source: _ReaderSource?, options: _DecodingOptions) {
+        size = source?.size.map(UInt64.init)
+        self.source = source
+        self.stream = stream
+        stream.keepsPreviousElement = false  // an element is done with when the next is asked for
+        decoder = _TapeDecoder(stream: stream, options: options)
+    }
+
+    private static func options(limits: _ParserLimits, projection: _Projection?) -> _DecodingOptions {
         var options = _DecodingOptions()
         options.limits = limits
         // An element that is an object is recorded with only the projection's
@@ -114,16 +148,15 @@ package final class _ValueReader {
         // nothing else (`JSONFilter.observedMembers`), the rest is parsed but
         // never copied or built.
         options.limits.recordedMembers = projection
-        size = source.size.map(UInt64.init)
-        self.source = source
-        stream = options.makeStream(source: source, size: source.size, mode: mode, path: path)
-        stream.keepsPreviousElement = false  // an element is done with when the next is asked for
-        decoder = _TapeDecoder(stream: stream, options: options)
+        return options
     }
 
     /// Input bytes consumed so far (parsed, or read ahead by the parsing
     /// thread). For a compressed file, bytes of the file, as `size` counts them.
-    package var bytesRead: UInt64 { source.isCompressedFile ? source.bytesReadFromFile : stream.bytesRead }
+    package var bytesRead: UInt64 {
+        if let source, source.isCompressedFile { return source.bytesReadFromFile }
+        return stream.bytesRead
+    }
 
     /// Whether the input turned out to be an array (`.auto` decides at the
     /// first byte); nil before the first `next()`.

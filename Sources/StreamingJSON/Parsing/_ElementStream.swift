@@ -95,9 +95,16 @@ import Foundation
 
     /// `mode` nil means `.auto`: an array when the input starts with `[`
     /// (after whitespace and a BOM), otherwise JSON Lines.
+    /// `origin`: where the source's bytes sit in a larger input (a piece
+    /// parsed on its own thread); a byte-order mark is looked for only at 0.
     init(source: any _ByteSource, mode: _StreamMode?, path: [String] = [], limits: _ParserLimits,
-         forwardsNewlines: Bool = false, chunkSize: Int = _ElementStream.chunkSize) {
-        self.source = source.recognisingCompression()
+         forwardsNewlines: Bool = false, chunkSize: Int = _ElementStream.chunkSize,
+         origin: _InputOrigin = .start) {
+        self.source = origin == .start ? source.recognisingCompression() : source
+        self.inputOffset = origin.byteOffset
+        self.lastChunkBase = origin.byteOffset
+        self.lines = _LineIndex(origin: origin)
+        self.started = origin.byteOffset > 0
         self.path = path
         self.limits = limits
         unsafe self.buffer = .allocate(byteCount: chunkSize, alignment: 16)

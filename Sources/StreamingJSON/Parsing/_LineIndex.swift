@@ -14,6 +14,15 @@ struct _LineIndex {
     /// Offset of the last LF dropped by pruning, if any.
     private var lastPrunedNewline: UInt64? = nil
 
+    init() {}
+
+    /// An index for input that starts at `origin`, the line breaks before it
+    /// already counted (a piece of a larger input, `_PieceSplitter`).
+    init(origin: _InputOrigin) {
+        linesBefore = origin.linesBefore
+        lastPrunedNewline = origin.lastNewline
+    }
+
     mutating func scan(_ chunk: UnsafeRawBufferPointer, base: UInt64) {
         guard let start = chunk.baseAddress else { return }
         var offset = 0
@@ -62,4 +71,17 @@ struct _LineIndex {
         return _SourcePosition(byteOffset: Int(offset), line: linesBefore + low + 1,
                                column: Int(offset - min(lineStart, offset)) + 1)
     }
+}
+
+/// Where a piece of a larger input starts: its first byte's offset in the
+/// whole input, and the line breaks before it. Positions in the piece's
+/// errors are then those of the whole input.
+package struct _InputOrigin: Sendable, Equatable {
+    package var byteOffset: UInt64
+    /// Line breaks before `byteOffset`.
+    package var linesBefore: Int
+    /// Offset of the last line break before `byteOffset`, if any.
+    package var lastNewline: UInt64?
+
+    static let start = _InputOrigin(byteOffset: 0, linesBefore: 0, lastNewline: nil)
 }

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CJSONTape
+import Foundation
+
+// Cutting one input into pieces that threads parse on their own.
+//
+// A root array is cut just after a comma between two of its elements; JSON
+// Lines (any run of top-level values) just after a line break between two
+// values. The cut points come from a quote- and escape-aware scan in C
+// (`sj_cut_scan_find`, SIMD where the CPU has it), far cheaper than parsing.
+// Each array piece is made a whole array again: the comma it was cut at
+// stands as `]` at the end of the piece before and as `[` at the start of the
+// next, both at the comma's offset:
+//
+//   input:    [ e0 , e1 , e2 , e3 ]
+//   pieces:   [ e0 , e1 ]              (`]` in place of the comma after e1)
+//                       [ e2 , e3 ]    (`[` in place of the same comma)
+//
+// A fresh parser then reads a piece exactly as one parser reading the whole
+// input would, provided every piece before it parsed without error: the first
+// error in input order is the one a single parser reports, at the same place.
+// (The scan is exact on a valid prefix, so it can only be fooled after that
+// first error.) A cut is made only between two values — not after `[` or `,`,
+// nor before `]` or `,` — so that no piece is an empty array standing for a
+// missing element.
+
+/// One piece of an input, with what its parser needs to report positions in
+/// the whole input.
+package struct _InputPiece: @unchecked Sendable {
+    /// 0 for the input's first piece, then 1, 2, …
+    package let sequence: Int
+    let bytes: Data
+    /// nil: the input's shape is left to its first byte (a single piece).
+    let mode: _StreamMode?
+    let origin: _InputOrigin
+    /// The input's last piece.
+    package let isLast: Bool
+    /// The pieces are a root array's elements (errors end the whole input).
+    package let isArray: Bool
+    /// Bytes of the input up to the end of this piece.
+    package let inputEnd: UInt64
+}
+
+/// Reads an input and cuts it into pieces of about `pieceSize` bytes, at
+/// element boundaries (see the comment at the top of this file).
+///
+/// Only a root array (`.array`, or `.auto` starting with `[`) and top-level
+/// values (`.jsonLines`, `.auto` otherwise) are cut; an input that cannot
+/// be cut, or that ends before the first cut, is one piece.
+@safe package final class _PieceSplitter {
+    package static let defaultPieceSize = 1 << 20
+
+    private var source: any _ByteSource
+    private let fileSource: _ReaderSource?
+    private let format: JSONStreamFormat
+    private let pieceSize: Int
+    /// How the input is cut, once its first byte is known; `.none`: not at all.
+    private var cutting: Cutting?
+    /// The next piece's bytes, read so far; after the first array piece,
+    /// the `[` that stands for the comma it was cut at, then the bytes after
+    /// it. Handed over to the piece when it is cut off.
+    private var storage: UnsafeMutableRawBufferPointer
+    /// Bytes held in `storage`, from its start.
+    private var count = 0
+    /// Bytes of `storage` the scan has passed.
+    private var scanned = 0
+    private var scan = sj_cut_scan()
+    /// Where `storage[0]` sits in the input (the `[` at its comma's offset).
+    private var origin = _InputOrigin.start
+    private var sequence = 0
+    /// Piece buffers come back here when their pieces are done with.
+    private let pool = _BufferPool()
+    private var ended = false
+    private var finished = false
+
+    private enum Cutting {
+        case array, lines, none
+    }
+
+    /// The input's size, when it is a regular file (for progress).
+    package var size: UInt64? { fileSource?.size.map(UInt64.init) }
+
+    /// Bytes read from the file so far (compressed bytes for a compressed file).
+    package var bytesRead: UInt64 {
+        if let fileSource, fileSource.isCompressedFile { return fileSource.bytesReadFromFile }
+        return origin.byteOffset + UInt64(count)
+    }
+
+    /// - Throws: `POSIXError` when the file cannot be opened.
+    package convenience init(contentsOfFile path: String, format: JSONStreamFormat,
+                             pieceSize: Int = _PieceSplitter.defaultPieceSize) throws {
+        let file = try _ReaderSource(path: path, beforeBlockingRead: nil)
+        self.init(source: file, file: file, format: format, pieceSize: pieceSize)
+    }
+
+    /// Cuts bytes in memory (tests).
+    package convenience init(data: Data, format: JSONStreamFormat, pieceSize: Int) {
+        self.init(source: _DataSource(data), file: nil, format: format, pieceSize: pieceSize)
+    }
+
+    private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, pieceSize: Int) {
+        self.source = source.recognisingCompression()
+        self.fileSource = file
+        self.format = format
+        self.pieceSize = max(1, pieceSize)
+        unsafe storage = unsafe pool.take(Self.capacity(self.pieceSize))
+        if format == .objectValues { cutting = Cutting.none }
+    }
+
+    deinit {
+        unsafe pool.give(storage)
+    }
+
+    /// Reads up to the input's first value; whether the input can be cut:
+    /// false for an input with no value, or a root other than an array
+    /// where one is asked for. Then nothing should be asked of the splitter.
+    ///
+    /// - Throws: what reading throws.
+    package func prepare() throws -> Bool {
+        while cutting == nil && !ended {
+            try readMore()
+            resolveCutting()
+        }
+        return cutting == .array || cutting == .lines
+    }
+
+    /// The next piece, nil after the last.
+    ///
+    /// - Throws: what reading throws (`POSIXError`, `CompressedInputError`);
+    ///   the pieces before it were complete.
+    ///
+    /// After `gaveUp`, nil: the rest is read by `readerForTheRest`.
+    package func next() throws -> _InputPiece? {
+        guard !finished && !gaveUp else { return nil }
+        while true {
+            if cutting == nil { resolveCutting() }
+            if let cut = findCut() { return makePiece(upTo: cut) }
+            if ended { return makeLastPiece() }
+            if count >= Self.patience * pieceSize {
+                gaveUp = true
+                return nil
+            }
+            try readMore()
+        }
+    }
+
+    /// Pieces' worth of bytes read without a cut, after which the splitter
+    /// gives up: one huge element, a document that is one object spread over
+    /// lines (read as JSON Lines), or a line left open by an error
+    /// (`{"a": [1`), which keeps the scan's depth above 0 for good. Cutting
+    /// anyway could split a value; buffering on would hold it all.
+    static let patience = 4
+
+    /// Set when the splitter found no cut in `patience` pieces' worth of
+    /// bytes: the rest of the input is to be read in one stream.
+    package private(set) var gaveUp = false
+
+    /// A reader for the rest of the input after the splitter gave up: what
+    /// it holds, then what it has not read, in one stream, exactly as a piece
+    /// would be read (and as one reader reading the whole input would read
+    /// it). Its element indexes start at `firstIndex`.
+    package func readerForTheRest(limits: _ParserLimits, projection: _Projection?, firstIndex: Int) -> _ValueReader {
+        let held = unsafe Data(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+        count = 0
+        finished = true
+        let mode: _StreamMode? = sequence == 0 ? format.streamMode(path: []) : cutting == .array ? .array : .lines
+        let rest = _PrefixedSource(prefix: held, rest: source)
+        return _ValueReader(source: rest, mode: mode, origin: origin, limits: limits, projection: projection,
+                            firstIndex: firstIndex)
+    }
+
+    // MARK: Cutting
+
+    /// Decides how to cut at the first byte other than whitespace (or a BOM).
+    private func resolveCutting() {
+        var index = 0
+        if count >= 3 && (0..<3).allSatisfy({ unsafe storage[$0] == _utf8BOM[$0] }) { index = 3 }
+        while unsafe index < count && _isJSONWhitespace(storage[index]) { index += 1 }
+        guard index < count else { return }
+        let opensArray = unsafe storage[index] == UInt8(ascii: "[")
+        switch format {
+        case .auto: cutting = opensArray ? .array : .lines
+        case .array: cutting = opensArray ? .array : Cutting.none
+        case .jsonLines: cutting = .lines
+        case .objectValues: cutting = Cutting.none
+        }
+    }
+
+    /// The end of the next piece in `storage` (just past its separator), if
+    /// the bytes read so far hold one.
+    private func findCut() -> Int? {
+        guard let cutting, cutting != .none else { return nil }
+        let (separator, depth): (UInt8, Int64) = cutting == .array ? (UInt8(ascii: ","), 1) : (0x0A, 0)
+        let base = unsafe storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        if scanned < pieceSize && count > scanned {
+            let end = min(count, pieceSize)
+            unsafe sj_cut_scan_advance(&scan, base + scanned, end - scanned)
+            scanned = end
+        }
+        while scanned >= pieceSize && scanned < count {
+            let before = scan
+            let used = unsafe sj_cut_scan_find(&scan, base + scanned, count - scanned, separator, depth)
+            let cut = scanned + used
+            if unsafe cut == count && (used == 0 || base[cut - 1] != separator || scan.depth != depth
+                                       || scan.in_string != 0) {
+                scanned = count
+                return nil
+            }
+            guard cutting == .array else {
+                scanned = cut
+                return cut
+            }
+            switch arrayCutIsBetweenValues(at: cut) {
+            case true?:
+                scanned = cut
+                return cut
+            case false?:
+                scanned = cut  // not here: look for the next comma
+            case nil:
+                scan = before  // the next value's first byte is not read yet
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// Whether the comma before `cut` sits between two values: nil when the
+    /// bytes after it are not read yet.
+    private func arrayCutIsBetweenValues(at cut: Int) -> Bool? {
+        var after = cut
+        while unsafe after < count && _isJSONWhitespace(storage[after]) { after += 1 }
+        if after == count && !ended { return nil }
+        var before = cut - 2
+        while unsafe before >= 0 && _isJSONWhitespace(storage[before]) { before -= 1 }
+        let previous: UInt8? = before >= 0 ? unsafe storage[before] : nil
+        let next: UInt8? = after < count ? unsafe storage[after] : nil
+        guard let previous, let next else { return false }
+        return previous != UInt8(ascii: "[") && previous != UInt8(ascii: ",")
+            && next != UInt8(ascii: "]") && next != UInt8(ascii: ",")
+    }
+
+    // MARK: Pieces
+
+    /// Hands `storage[0..<cut]` over as a piece, without copying it, and
+    /// starts a new storage with what follows the cut.
+    private func makePiece(upTo cut: Int) -> _InputPiece {
+        let isArray = cutting == .array
+        // The comma the array is cut at becomes the piece's closing bracket.
+        if isArray { unsafe storage[cut - 1] = UInt8(ascii: "]") }
+        let start = origin
+        // The next piece starts at the comma (its `[`) or after the line break.
+        let nextStart = isArray ? cut - 1 : cut
+        origin = _InputOrigin(byteOffset: start.byteOffset + UInt64(nextStart), linesBefore: Int(scan.newlines),
+                              lastNewline: lastNewline(before: nextStart).map { start.byteOffset + UInt64($0) }
+                                  ?? start.lastNewline)
+        let full = unsafe storage
+        unsafe startStorage(keeping: UnsafeRawBufferPointer(rebasing: full[cut..<count]), opening: isArray)
+        sequence += 1
+        return unsafe _InputPiece(sequence: sequence - 1, bytes: handOver(full, count: cut),
+                                  mode: isArray ? .array : .lines, origin: start, isLast: false, isArray: isArray,
+                                  inputEnd: start.byteOffset + UInt64(cut))
+    }
+
+    private func makeLastPiece() -> _InputPiece {
+        finished = true
+        let single = sequence == 0
+        let mode: _StreamMode? = single ? format.streamMode(path: []) : cutting == .array ? .array : .lines
+        let full = unsafe storage
+        let length = count
+        unsafe startStorage(keeping: UnsafeRawBufferPointer(start: nil, count: 0), opening: false)
+        return unsafe _InputPiece(sequence: sequence, bytes: handOver(full, count: length), mode: mode,
+                                  origin: origin, isLast: true, isArray: cutting == .array,
+                                  inputEnd: origin.byteOffset + UInt64(length))
+    }
+
+    /// The first `count` bytes of `buffer`, as `Data` that gives it back to
+    /// the pool when released. (Data may copy a few bytes and release the
+    /// buffer at once: it is not used after.)
+    private func handOver(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> Data {
+        let pool = self.pool
+        let capacity = buffer.count
+        return unsafe Data(bytesNoCopy: buffer.baseAddress!, count: count, deallocator: .custom { pointer, _ in
+            unsafe pool.give(UnsafeMutableRawBufferPointer(start: pointer, count: capacity))
+        })
+    }
+
+    /// A new storage holding `kept` (bytes of the old one, which is about to
+    /// become a piece), after a `[` when `opening`: the next array piece's.
+    private func startStorage(keeping kept: UnsafeRawBufferPointer, opening: Bool) {
+        let prefix = opening ? 1 : 0
+        unsafe storage = unsafe pool.take(max(Self.capacity(pieceSize), prefix + kept.count))
+        if opening { unsafe storage[0] = UInt8(ascii: "[") }
+        if unsafe !kept.isEmpty {
+            unsafe (storage.baseAddress! + prefix).copyMemory(from: kept.baseAddress!, byteCount: kept.count)
+        }
+        count = prefix + kept.count
+        scanned = prefix
+    }
+
+    private func lastNewline(before end: Int) -> Int? {
+        unsafe UnsafeRawBufferPointer(rebasing: storage[0..<end]).lastIndex(of: 0x0A)
+    }
+
+    // MARK: Reading
+
+    /// Bytes a read asks for beyond a piece's size: what follows the cut,
+    /// copied into the next piece's storage, is less than this.
+    private static let readSize = 64 * 1024
+
+    private static func capacity(_ pieceSize: Int) -> Int { pieceSize + 2 * readSize }
+
+    private func readMore() throws {
+        if unsafe count == storage.count {
+            let larger = unsafe UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * storage.count, alignment: 16)
+            unsafe larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+            unsafe storage.deallocate()
+            unsafe storage = larger
+        }
+        // Up to a piece and a bit: the cut then falls in the last read's bytes.
+        let wanted = max(Self.readSize, pieceSize + Self.readSize - count)
+        let end = unsafe min(storage.count, count + wanted)
+        let read = unsafe try source.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[count..<end]))
+        if read <= 0 { ended = true } else { count += read }
+    }
+}
+
+/// Buffers of pieces read, kept for the next pieces: a fresh buffer of a
+/// piece's size is a fresh mapping, and its first use a page fault per page.
+/// Any thread may give one back (whoever releases the last piece's `Data`).
+@safe final class _BufferPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var spare: [UnsafeMutableRawBufferPointer] = unsafe []
+    /// More than the pieces in flight: the rest are freed.
+    private static let limit = 16
+
+    deinit {
+        for unsafe buffer in unsafe spare { unsafe buffer.deallocate() }
+    }
+
+    /// A buffer of at least `capacity` bytes.
+    func take(_ capacity: Int) -> UnsafeMutableRawBufferPointer {
+        let reused = unsafe lock.withLock { () -> UnsafeMutableRawBufferPointer? in
+            guard let index = unsafe spare.lastIndex(where: { $0.count >= capacity }) else { return nil }
+            return unsafe spare.remove(at: index)
+        }
+        return unsafe reused ?? .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    func give(_ buffer: UnsafeMutableRawBufferPointer) {
+        let kept = lock.withLock { () -> Bool in
+            guard unsafe spare.count < Self.limit else { return false }
+            unsafe spare.append(buffer)
+            return true
+        }
+        if !kept { unsafe buffer.deallocate() }
+    }
+}
+
+/// Bytes in memory, then another source's.
+final class _PrefixedSource: _ByteSource {
+    private let prefix: Data
+    private var offset = 0
+    private var rest: any _ByteSource
+
+    init(prefix: Data, rest: any _ByteSource) {
+        self.prefix = prefix
+        self.rest = rest
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset == prefix.count else {
+            let count = min(buffer.count, prefix.count - offset)
+            unsafe prefix.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+            offset += count
+            return count
+        }
+        return unsafe try rest.read(into: buffer)
+    }
+}
