@@ -32,6 +32,10 @@ struct PieceResult: @unchecked Sendable {
 
     let sequence: Int
     let isArray: Bool
+    /// A JSON Lines piece (not the last) that ended inside a value: it was
+    /// cut where the scan was fooled by a malformed line before, and it and
+    /// the pieces after it must be read again as one stream.
+    var endsInsideValue = false
     /// Bytes of the input up to the end of the piece.
     let inputEnd: UInt64
     var output: [UInt8] = []
@@ -87,6 +91,8 @@ final class PieceWorker: @unchecked Sendable {
                 result.events.append((result.output.count, .readProblem(event, index: reader.index)))
                 if !isLimit && !skips { break reading }
             case .syntaxError, .readError:
+                // In JSON Lines only the end of the input is a syntax error.
+                result.endsInsideValue = !piece.isArray && !piece.isLast
                 result.events.append((result.output.count, .readProblem(event, index: reader.index)))
                 break reading
             case .end:
@@ -227,49 +233,60 @@ extension JSONStreamRun {
         inputs.name = file
         inputs.unitStarted = false
         context.inputFilename = .string(file)
-        let indexBase = try filterPieces(from: splitter, queue: queue, lookahead: workers.count + 1)
-        if let indexBase, splitter.gaveUp {
-            // No cut in sight: the rest is read here, as one stream, by `readAll`.
-            inputs.reader = splitter.readerForTheRest(limits: options.limits, projection: projection,
-                                                      firstIndex: indexBase)
-        } else {
+        switch try filterPieces(from: splitter, queue: queue, lookahead: workers.count + 1) {
+        case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
+        case .readOn(let pieces, let index):
+            // The rest is read here, as one stream, by `readAll`.
+            inputs.reader = splitter.readerForTheRest(from: pieces, limits: options.limits, projection: projection,
+                                                      firstIndex: index)
         }
         return true
+    }
+
+    /// How `filterPieces` left the input.
+    private enum PiecesOutcome {
+        case ended
+        /// To be read on in one stream from these pieces (if any) and element index.
+        case readOn(from: [_InputPiece], index: Int)
     }
 
     /// The main thread's loop: cut and queue pieces ahead, write the results
     /// in order. Returns the index of the next element, when the input has
     /// not ended (the splitter gave up before its end).
-    private func filterPieces(from splitter: _PieceSplitter, queue: PieceQueue, lookahead: Int) throws -> Int? {
-        var queued = 0, written = 0, indexBase = 0
+    private func filterPieces(from splitter: _PieceSplitter, queue: PieceQueue,
+                              lookahead: Int) throws -> PiecesOutcome {
+        var queued: [_InputPiece] = []  // handed to the workers, not written yet
+        var written = 0, indexBase = 0
         var last: Int?
         var readError: (any Error)?
         var isArray = false
         while true {
-            while last == nil && queued - written < lookahead {
+            while last == nil && queued.count < lookahead {
                 do {
                     guard let piece = try splitter.next() else { break }
                     queue.put(piece)
-                    queued += 1
+                    queued.append(piece)
                     if piece.isLast { last = piece.sequence }
                 } catch {
                     readError = error
-                    last = queued - 1
+                    last = written + queued.count - 1
                 }
             }
-            if written == queued && splitter.gaveUp { return indexBase }
+            if queued.isEmpty && splitter.gaveUp { return .readOn(from: [], index: indexBase) }
             if let last, written > last { break }
             let result = queue.result(written)
+            if result.endsInsideValue { return .readOn(from: queued, index: indexBase) }
             written += 1
+            queued.removeFirst()
             isArray = result.isArray
-            guard try write(result, indexBase: &indexBase) else { return nil }
+            guard try write(result, indexBase: &indexBase) else { return .ended }
             queue.recycle(result.output)
             progress?.tick(bytes: counters.bytesOfFinishedInputs + splitter.bytesRead, elements: counters.elementsIn)
         }
         let ending: _ValueReader.Event = readError.map { .readError($0) } ?? .end
         handleReadProblem(ending, index: indexBase - 1, isArray: isArray)
-        return nil
+        return .ended
     }
 
     /// Writes a piece's results and reports its errors; false when one of

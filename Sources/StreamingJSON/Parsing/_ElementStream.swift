@@ -46,6 +46,8 @@ import Foundation
     /// What the buffer holds: the last chunk read.
     private var lastChunkBase: UInt64 = 0
     private var started = false
+    /// The source is a piece of a larger input, from its `origin`.
+    private var beginsMidInput = false
     private var sawContent = false
 
     /// Ordinal of the oldest element still on the tape.
@@ -105,6 +107,7 @@ import Foundation
         self.lastChunkBase = origin.byteOffset
         self.lines = _LineIndex(origin: origin)
         self.started = origin.byteOffset > 0
+        self.beginsMidInput = origin.byteOffset > 0
         self.path = path
         self.limits = limits
         unsafe self.buffer = .allocate(byteCount: chunkSize, alignment: 16)
@@ -133,6 +136,7 @@ import Foundation
     private func resolve(_ mode: _StreamMode) {
         self.mode = mode
         self.parser = _TapeParser(mode: mode, path: path, limits: limits)
+        if beginsMidInput { parser.beginsAtFirstFedByte() }
     }
 
     deinit {
@@ -437,10 +441,16 @@ import Foundation
     }
 
     private func complete() throws {
+        let openString = parser.openStringStart
         let outcome = parser.complete(end: inputOffset)
         switch outcome {
         case .ok:
-            break
+            // Between top-level values yajl ends without a word about a string
+            // left open by the input's end (`1\n"abc`).
+            if openString != nil && (mode == .lines || mode == .roots || mode == .events) {
+                throw decodingError(JSONSyntaxError(message: "Unexpected end of input",
+                                                    position: position(of: inputOffset)))
+            }
         case .invalid(let message, _, _) where message.contains("premature EOF"):
             if !sawContent || ((mode == .lines || mode == .roots || mode == .events) && !handleSawContent) {
                 if mode == .lines || mode == .roots || mode == .events { break }

@@ -155,17 +155,28 @@ package struct _InputPiece: @unchecked Sendable {
     /// bytes: the rest of the input is to be read in one stream.
     package private(set) var gaveUp = false
 
-    /// A reader for the rest of the input after the splitter gave up: what
-    /// it holds, then what it has not read, in one stream, exactly as a piece
-    /// would be read (and as one reader reading the whole input would read
-    /// it). Its element indexes start at `firstIndex`.
-    package func readerForTheRest(limits: _ParserLimits, projection: _Projection?, firstIndex: Int) -> _ValueReader {
-        let held = unsafe Data(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+    /// A reader for the rest of the input, in one stream: `pieces` (handed
+    /// out earlier, not read: JSON Lines pieces, in order), then what the
+    /// splitter holds, then what it has not read. It reads exactly as one
+    /// reader reading the whole input would from there, numbering elements
+    /// from `firstIndex`; the splitter hands out nothing more.
+    ///
+    /// For the rest after the splitter gave up, `pieces` is empty; for a JSON
+    /// Lines piece that ended inside a value (a cut fooled by an earlier
+    /// malformed line, `}` then `[1` on the next lines), it is that piece
+    /// and those after it.
+    package func readerForTheRest(from pieces: [_InputPiece] = [], limits: _ParserLimits, projection: _Projection?,
+                                  firstIndex: Int) -> _ValueReader {
+        var held = Data()
+        for piece in pieces { held.append(piece.bytes) }
+        unsafe held.append(contentsOf: UnsafeRawBufferPointer(rebasing: storage[0..<count]))
         count = 0
         finished = true
-        let mode: _StreamMode? = sequence == 0 ? format.streamMode(path: []) : cutting == .array ? .array : .lines
+        let start = pieces.first?.origin ?? origin
+        let first = pieces.first?.sequence ?? sequence
+        let mode: _StreamMode? = first == 0 ? format.streamMode(path: []) : cutting == .array ? .array : .lines
         let rest = _PrefixedSource(prefix: held, rest: source)
-        return _ValueReader(source: rest, mode: mode, origin: origin, limits: limits, projection: projection,
+        return _ValueReader(source: rest, mode: mode, origin: start, limits: limits, projection: projection,
                             firstIndex: firstIndex)
     }
 
@@ -224,19 +235,51 @@ package struct _InputPiece: @unchecked Sendable {
         return nil
     }
 
-    /// Whether the comma before `cut` sits between two values: nil when the
-    /// bytes after it are not read yet.
+    /// Whether the comma before `cut` sits between two values, so that a
+    /// parser sees the same tokens either side of it with `]` and `[` in
+    /// its place: after a complete value (a string, container, number or
+    /// literal that yajl accepts when `]` follows, as it does when `,` does)
+    /// and before the first byte of one. nil when the bytes after it are not
+    /// read yet. Anything else is malformed; the cut is not made there, and
+    /// the error comes from a parser that sees the real bytes.
     private func arrayCutIsBetweenValues(at cut: Int) -> Bool? {
         var after = cut
         while unsafe after < count && _isJSONWhitespace(storage[after]) { after += 1 }
         if after == count && !ended { return nil }
         var before = cut - 2
         while unsafe before >= 0 && _isJSONWhitespace(storage[before]) { before -= 1 }
-        let previous: UInt8? = before >= 0 ? unsafe storage[before] : nil
-        let next: UInt8? = after < count ? unsafe storage[after] : nil
-        guard let previous, let next else { return false }
-        return previous != UInt8(ascii: "[") && previous != UInt8(ascii: ",")
-            && next != UInt8(ascii: "]") && next != UInt8(ascii: ",")
+        guard before >= 0, after < count else { return false }
+        return unsafe endsValue(at: before) && Self.beginsValue(storage[after])
+    }
+
+    private func endsValue(at index: Int) -> Bool {
+        let byte = unsafe storage[index]
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "e"):
+            return hasLiteral("true", endingAt: index) || hasLiteral("false", endingAt: index)
+        case UInt8(ascii: "l"):
+            return hasLiteral("null", endingAt: index)
+        default:
+            return false
+        }
+    }
+
+    private func hasLiteral(_ literal: StaticString, endingAt index: Int) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + 1 >= length else { return false }
+        return (0..<length).allSatisfy { unsafe storage[index + 1 - length + $0] == literal.utf8Start[$0] }
+    }
+
+    private static func beginsValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "-"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return true
+        default:
+            return false
+        }
     }
 
     // MARK: Pieces

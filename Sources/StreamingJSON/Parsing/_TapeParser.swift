@@ -122,6 +122,13 @@ extension _ParseOutcome {
 
     /// After a syntax error in JSON Lines: a new yajl handle (yajl cannot
     /// recover), the element in progress forgotten, complete elements kept.
+    /// The input begins in the middle of a larger one (a piece): the first
+    /// bytes fed are a token boundary, as after `restart()`, for locating a
+    /// token rejected before any is accepted.
+    func beginsAtFirstFedByte() {
+        unsafe state.pointee.location.restarted = 1
+    }
+
     func restart() {
         unsafe sj_parser_restart(state)
         guard unsafe state.pointee.yajl != nil else { Self.outOfMemory() }
@@ -168,6 +175,11 @@ extension _ParseOutcome {
     var openTokenStart: UInt64? {
         let start = unsafe state.pointee.pending.pendingStart
         return start == UInt64.max ? nil : start
+    }
+
+    /// Where a string that the last chunk ended inside of begins, if one is open.
+    var openStringStart: UInt64? {
+        unsafe state.pointee.pending.pendingKind == UInt8(ascii: "\"") ? openTokenStart : nil
     }
 
     /// Hands yajl the bytes of a long token held back (`tape_feed.c`), so that

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import JSONStreamTool
+import StreamingJSON
+import Testing
+
+/// `--threads`: a file cut into many pieces, filtered on several threads,
+/// prints what one thread prints, messages, statuses and `--stats` counts
+/// included. (Also run under ThreadSanitizer by `scripts/sanitize thread`.)
+@Suite("Several threads (in process)")
+struct ParallelRunTests {
+    /// Records with a `price` that is sometimes a string (a runtime error
+    /// for `.price * 2`), as JSON Lines with some malformed lines, or as an
+    /// array.
+    static func records(count: Int, malformedEvery: Int?, array: Bool) -> String {
+        let lines = (0..<count).map { index -> String in
+            if let every = malformedEvery, index % every == every - 1 { return "{\"id\": \(index), \"price\": [1," }
+            let price = index % 97 == 13 ? "\"n/a\"" : "\(Double(index) * 0.25)"
+            return "{\"id\": \(index), \"name\": \"r\\\"\(index),\", \"tags\": [\"a\", \"b,]\"], \"price\": \(price)}"
+        }
+        return array ? "[\n" + lines.joined(separator: ",\n") + "\n]\n" : lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs `filter` over `text` on one thread, then on each of `threads`:
+    /// the results, the one-thread run's first. (Both read the same file:
+    /// messages name it.)
+    static func runs(_ text: String, filter: String, threads: [Int] = [2],
+                     adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> [InProcess.Result] {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("input.json")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return try ([1] + threads).map { try run(path, filter: filter, threads: $0, adjust: adjust) }
+    }
+
+    static func run(_ path: String, filter: String, threads: Int,
+                    adjust: (inout JSONStreamOptions) -> Void) throws -> InProcess.Result {
+        var options = JSONStreamOptions()
+        options.filter = .text(filter)
+        options.files = [path]
+        options.threads = threads
+        options.pieceSize = 2048
+        options.stats = true
+        adjust(&options)
+        var result = try InProcess.run(options)
+        // The statistics line's figures of time, speed and memory differ from run to run.
+        result.stderr = result.stderr.split(separator: "\n").map {
+            $0.hasPrefix("jsonstream: stats:") ? String($0.prefix { $0 != ";" }) : String($0)
+        }.joined(separator: "\n")
+        return result
+    }
+
+    @Test("JSON Lines with runtime errors: the same output, messages and status on 1, 2 and 3 threads",
+          arguments: [false, true])
+    func jsonLines(skipping: Bool) throws {
+        let text = Self.records(count: 3000, malformedEvery: nil, array: false)
+        let adjust: (inout JSONStreamOptions) -> Void = { if skipping { $0.errorPolicy = .skip } }
+        let runs = try Self.runs(text, filter: "{id, more: (.price + 1)}", threads: [2, 3], adjust: adjust)
+        let single = runs[0]
+        #expect(single.stderr.contains("element 13"))
+        for parallel in runs.dropFirst() {
+            #expect(parallel.stdout == single.stdout)
+            #expect(parallel.stderr == single.stderr)
+            #expect(parallel.status == single.status)
+        }
+    }
+
+    @Test("Malformed JSON Lines, skipped or not: the same on several threads", arguments: [false, true])
+    func malformedLines(skipping: Bool) throws {
+        let text = Self.records(count: 3000, malformedEvery: 400, array: false)
+        let adjust: (inout JSONStreamOptions) -> Void = { if skipping { $0.errorPolicy = .skip } }
+        let runs = try Self.runs(text, filter: ".id", adjust: adjust)
+        let (single, parallel) = (runs[0], runs[1])
+        #expect(single.stderr.contains("element 399"))
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+    }
+
+    @Test("An array: a runtime error stops it at that element, on any number of threads",
+          arguments: [".", "select(.id % 3 == 0)", "{id, more: (.price + 1)}"])
+    func arrays(filter: String) throws {
+        let text = Self.records(count: 3000, malformedEvery: nil, array: true)
+        let runs = try Self.runs(text, filter: filter)
+        let (single, parallel) = (runs[0], runs[1])
+        #expect(!single.stdout.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+    }
+
+    @Test("A document that is one object over many lines is read whole, as one value")
+    func prettyObject() throws {
+        let members = (0..<2000).map { "  \"k\($0)\": [\n    \($0),\n    \"v\"\n  ]" }
+        let text = "{\n" + members.joined(separator: ",\n") + "\n}\n"
+        let runs = try Self.runs(text, filter: "keys | length")
+        let (single, parallel) = (runs[0], runs[1])
+        #expect(String(decoding: single.stdout, as: UTF8.self) == "2000\n")
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+    }
+}
