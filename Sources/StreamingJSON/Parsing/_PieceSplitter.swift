@@ -48,7 +48,7 @@ package struct _InputPiece: @unchecked Sendable {
 /// values (`.jsonLines`, `.auto` otherwise) are cut; an input that cannot
 /// be cut, or that ends before the first cut, is one piece.
 @safe package final class _PieceSplitter {
-    package static let defaultPieceSize = 1 << 20
+    package static let defaultPieceSize = 512 << 10
 
     private var source: any _ByteSource
     private let fileSource: _ReaderSource?
