@@ -5,7 +5,7 @@ import StreamingJSON
 
 // Filtering a large file on several cores.
 //
-// The main thread cuts the file into pieces of about 1 MiB at element
+// The main thread cuts the file into pieces of about 512 KiB at element
 // boundaries (`_PieceSplitter`) and queues them. Each worker thread parses a
 // piece with its own parser, runs its own copy of the filter on every
 // element, and writes the results into the piece's own buffer, noting where

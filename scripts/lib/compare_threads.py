@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+"""jsonstream on every core against --threads 1 and json_verify (scripts/compare-threads)."""
+
+import argparse
+import filecmp
+import os
+import statistics
+import subprocess
+import time
+
+FILTERS = [
+    "select(.abv > 8) | {name, style}",
+    ".",
+    "select(.active)",
+    ".brewery.name",
+    "{id, n: (.tags | length), lat: .brewery.location.latitude}",
+]
+
+
+def timed(command, stdin=None, stdout=subprocess.DEVNULL):
+    start = time.perf_counter()
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source:
+        subprocess.run(command, stdin=source, stdout=stdout, check=True)
+    return time.perf_counter() - start
+
+
+def same_output(jsonstream, flt, path, scratch):
+    outputs = []
+    for threads in ("1", str(os.cpu_count() or 1)):
+        out = os.path.join(scratch, "threads-%s.out" % threads)
+        with open(out, "wb") as sink:
+            subprocess.run([jsonstream, "--threads", threads, "-c", flt, path], stdout=sink, check=True)
+        outputs.append(out)
+    same = filecmp.cmp(outputs[0], outputs[1], shallow=False)
+    for out in outputs:
+        os.remove(out)
+    return same
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--jsonstream", required=True)
+    parser.add_argument("--array", required=True)
+    parser.add_argument("--lines", required=True)
+    parser.add_argument("--scratch", required=True)
+    args = parser.parse_args()
+    cores = os.cpu_count() or 1
+    inputs = [("array", args.array, ["json_verify", "-q"]), ("JSON Lines", args.lines, ["json_verify", "-q", "-s"])]
+    seconds = {}
+    for _ in range(args.runs):
+        for name, path, verify in inputs:
+            seconds.setdefault((name, "verify"), []).append(timed(verify, stdin=path))
+            for flt in FILTERS:
+                for threads in (1, cores):
+                    command = [args.jsonstream, "--threads", str(threads), "-c", flt, path]
+                    seconds.setdefault((name, flt, threads), []).append(timed(command))
+    load = os.getloadavg()[0]
+    print("%d cores; %d runs, interleaved; medians; load average (1 min) %.2f at the end" % (cores, args.runs, load))
+    print()
+    print("| input | filter | --threads 1 | all cores | speed-up | x json_verify's speed | same output |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    for name, path, _ in inputs:
+        verify = statistics.median(seconds[(name, "verify")])
+        for flt in FILTERS:
+            one = statistics.median(seconds[(name, flt, 1)])
+            every = statistics.median(seconds[(name, flt, cores)])
+            same = "yes" if same_output(args.jsonstream, flt, path, args.scratch) else "NO"
+            print("| %s | `%s` | %.2f s | %.2f s | %.2fx | %.2fx | %s |" % (
+                name, flt.replace("|", "\\|"), one, every, one / every, verify / every, same))
+        print("| %s | json_verify | %.2f s | | | 1.00x | |" % (name, verify))
+
+
+if __name__ == "__main__":
+    main()
