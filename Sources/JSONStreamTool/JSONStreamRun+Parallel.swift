@@ -273,7 +273,9 @@ extension JSONStreamRun {
                     last = written + queued.count - 1
                 }
             }
-            if queued.isEmpty && splitter.gaveUp { return .readOn(from: [], index: indexBase) }
+            // The bytes read before a cut was found, then the rest of the
+            // input or the read error: read in one stream.
+            if queued.isEmpty && (splitter.gaveUp || readError != nil) { return .readOn(from: [], index: indexBase) }
             if let last, written > last { break }
             let result = queue.result(written)
             if result.endsInsideValue { return .readOn(from: queued, index: indexBase) }
@@ -284,8 +286,7 @@ extension JSONStreamRun {
             queue.recycle(result.output)
             progress?.tick(bytes: counters.bytesOfFinishedInputs + splitter.bytesRead, elements: counters.elementsIn)
         }
-        let ending: _ValueReader.Event = readError.map { .readError($0) } ?? .end
-        handleReadProblem(ending, index: indexBase - 1, isArray: isArray)
+        handleReadProblem(.end, index: indexBase - 1, isArray: isArray)
         return .ended
     }
 

@@ -74,9 +74,13 @@ import Testing
     }
 
     /// Every outcome of iterating `data`, errors included.
+    /// `threads`: 1 (the default) keeps pieces out (`PieceDecodingTests`).
     static func outcomes(_ data: Data, share: Int?, pipelined: Bool = true, format: JSONStreamFormat = .auto,
-                         log: ThreadLog? = nil, maxElementBytes: Int? = nil) throws -> [Outcome] {
+                         log: ThreadLog? = nil, maxElementBytes: Int? = nil,
+                         threads: Int = 1, pieceSize: Int? = nil) throws -> [Outcome] {
         let decoder = StreamingJSONDecoder()
+        decoder.maxThreads = threads
+        decoder.pieceSize = pieceSize
         decoder.maxElementBytes = maxElementBytes
         decoder.pipelining = pipelined ? .always : .never
         decoder.decodeAheadShare = share

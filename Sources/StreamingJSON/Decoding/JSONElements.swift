@@ -42,14 +42,22 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     private let format: JSONStreamFormat
     /// Makes the parsing thread's decoder, for `Sendable` elements (`_DecodeAhead.swift`).
     private let decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)?
+    /// Makes the decoder of pieces on several threads, for `Sendable`
+    /// elements (`_PieceDecoder.swift`); it returns nil for an input not for pieces.
+    private let decodingPieces: PiecesFactory?
+
+    typealias PiecesFactory = (any _ByteSource, Int?, JSONStreamFormat, [String], _DecodingOptions)
+        -> (any _PieceDecoding)?
 
     init(options: _DecodingOptions, path: [String], format: JSONStreamFormat,
          decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)? = nil,
+         decodingPieces: PiecesFactory? = nil,
          openSource: @escaping () throws -> (any _ByteSource, Int?)) {
         self.options = options
         self.path = path
         self.format = format
         self.decodingAhead = decodingAhead
+        self.decodingPieces = decodingPieces
         self.openSource = openSource
     }
 
@@ -82,6 +90,11 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         private let elements: JSONElements
         private var container: _IncrementalUnkeyedContainer?
         private var finished = false
+        /// Decoding pieces on several threads, until it hands over a container.
+        private var pieces: (any _PieceDecoding)?
+        /// The elements of the piece being handed out.
+        private var batch: [T] = []
+        private var batchIndex = 0
 
         init(elements: JSONElements) {
             self.elements = elements
@@ -97,6 +110,14 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         /// ends the stream.
         public mutating func next() throws -> T? {
             if finished { return nil }
+            if batchIndex < batch.count {
+                defer { batchIndex += 1 }
+                return batch[batchIndex]
+            }
+            if pieces != nil || (container == nil && startPieces()) {
+                if let element = try nextFromPieces() { return element }
+                if finished { return nil }
+            }
             if container == nil {
                 do {
                     let (source, size) = try elements.openSource()
@@ -133,6 +154,49 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                 }
                 throw error
             }
+        }
+
+        /// Starts decoding pieces when the elements are `Sendable` and the
+        /// input is for pieces. (The source is opened again for one stream
+        /// otherwise: the factory may have read from it.)
+        private mutating func startPieces() -> Bool {
+            guard let factory = elements.decodingPieces,
+                  let (source, size) = try? elements.openSource() else { return false }
+            pieces = factory(source, size, elements.format, elements.path, elements.options)
+            return pieces != nil
+        }
+
+        /// The next element from the pieces; nil when they handed over to a
+        /// container (read by `next()`) or ended (`finished`).
+        private mutating func nextFromPieces() throws -> T? {
+            while let decoder = pieces {
+                let step: _PieceDecodingStep
+                do {
+                    step = try decoder.next()
+                } catch {
+                    finished = true
+                    pieces = nil
+                    throw error
+                }
+                switch step {
+                case .elements(let any):
+                    batch = any as! [T]  // one cast per piece
+                    batchIndex = 0
+                    if !batch.isEmpty {
+                        batchIndex = 1
+                        return batch[0]
+                    }
+                case .rest(let rest):
+                    container = rest
+                    pieces = nil
+                    batch = []
+                case .end:
+                    finished = true
+                    pieces = nil
+                    batch = []
+                }
+            }
+            return nil
         }
     }
 }
@@ -232,7 +296,7 @@ extension StreamingJSONDecoder {
     public func elements<T: Decodable & Sendable>(of type: T.Type, from data: Data, at path: [String] = [],
                                                   format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format, decodingAhead: { _AheadDecoder<T>(options: $0) },
-                     openSource: Self.source(data))
+                     decodingPieces: Self.pieces(T.self), openSource: Self.source(data))
     }
 
     /// ``elements(of:contentsOf:at:format:)`` for a `Sendable` type: a large
@@ -241,7 +305,14 @@ extension StreamingJSONDecoder {
     public func elements<T: Decodable & Sendable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                                   format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format, decodingAhead: { _AheadDecoder<T>(options: $0) },
-                     openSource: Self.source(contentsOf: url))
+                     decodingPieces: Self.pieces(T.self), openSource: Self.source(contentsOf: url))
+    }
+
+    /// Makes the decoder of pieces on several threads (`_PieceDecoder.swift`).
+    private static func pieces<T: Decodable & Sendable>(_ type: T.Type) -> JSONElements<T>.PiecesFactory {
+        { source, size, format, path, options in
+            _PieceDecoder<T>(source: source, size: size, format: format, path: path, options: options)
+        }
     }
 
     /// Opens `data` for an iteration, with its size.

@@ -104,6 +104,10 @@ struct _DecodingOptions: @unchecked Sendable {
     var pipelining = _Pipelining.automatic
     /// Fixed sixteenths of each batch decoded ahead (tests); nil: adaptive.
     var decodeAheadShare: Int?
+    /// Threads that parse and decode pieces of a large input (`_PieceDecoder`); nil: one per core.
+    var maxThreads: Int?
+    /// Bytes per piece (tests make it small); nil: `_PieceSplitter.defaultPieceSize`.
+    var pieceSize: Int?
 
     var usesDefaultKeys: Bool {
         if case .useDefaultKeys = keyDecodingStrategy { return true }

@@ -153,6 +153,30 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         set { withLock { $0.pipelining = newValue } }
     }
 
+    /// Threads that parse and decode pieces of a large input at once; `nil`
+    /// (the default) for one per core on machines with more than two, 1 for
+    /// the single parsing thread (on two cores, that thread and the caller's
+    /// already share the work, and measured faster than two pieces).
+    ///
+    /// Used by ``elements(of:contentsOf:at:format:)`` and
+    /// ``elements(of:from:at:format:)-(_,Data,_,_)`` for a `Sendable` element
+    /// type, when the input is 1 MiB or more and its root is the streamed
+    /// array (or it is JSON Lines): the input is cut into pieces at element
+    /// boundaries, each decoded on its own thread, and the elements come out
+    /// in order, with the same values and the same errors (coding paths,
+    /// positions) as from one thread. An element that fails to decode, or a
+    /// line that is not JSON, sends the rest of the input through one stream.
+    public var maxThreads: Int? {
+        get { withLock { $0.maxThreads } }
+        set { withLock { $0.maxThreads = newValue.map { max(1, $0) } } }
+    }
+
+    /// Test hook: the size of those pieces.
+    var pieceSize: Int? {
+        get { withLock { $0.pieceSize } }
+        set { withLock { $0.pieceSize = newValue } }
+    }
+
     /// Test hook: the sixteenths of each batch that the parsing thread
     /// decodes ahead for `Sendable` elements, fixed; nil (the default)
     /// follows the threads' balance (`_DecodeAhead.swift`).

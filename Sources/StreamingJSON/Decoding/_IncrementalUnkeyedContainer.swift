@@ -18,10 +18,14 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
     /// Set for the containers the element sequences own: their decoder keeps
     /// keyed containers for reuse while this lives.
     private let shelfScope: _ContainerShelfScope?
+    /// Elements before the stream's first, in coding paths: a stream that
+    /// begins in the middle of an array (`_PieceDecoder`).
+    private let pathIndexBase: Int
 
-    init(decoder: _TapeDecoder, path: _CodingPathNode, shelvesContainers: Bool = false) {
+    init(decoder: _TapeDecoder, path: _CodingPathNode, shelvesContainers: Bool = false, pathIndexBase: Int = 0) {
         self.decoder = decoder
         self.node = path
+        self.pathIndexBase = pathIndexBase
         shelfScope = shelvesContainers ? decoder.shelfScope() : nil
     }
 
@@ -38,7 +42,8 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
     private func next(_ type: Any.Type) throws -> (index: Int, path: _CodingPathNode) {
         if case .element(let index, let path) = try slot() { return (index, path) }
         throw DecodingError.valueNotFound(type, .init(
-            codingPath: node.appending(index: currentIndex).path, debugDescription: "Unkeyed container is at end."))
+            codingPath: node.appending(index: pathIndexBase + currentIndex).path,
+            debugDescription: "Unkeyed container is at end."))
     }
 
     enum Slot {
@@ -57,9 +62,10 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
         case .needsInput:
             return .needsInput
         case .dropped:
-            throw decoder.dropped(path: node.appending(index: currentIndex))
+            throw decoder.dropped(path: node.appending(index: pathIndexBase + currentIndex))
         case .element(let start):
-            let (index, path) = try decoder.streamedElement(at: start, ordinal: currentIndex, under: node)
+            let (index, path) = try decoder.streamedElement(at: start, ordinal: pathIndexBase + currentIndex,
+                                                            under: node)
             return .element(index: index, path: path)
         }
     }

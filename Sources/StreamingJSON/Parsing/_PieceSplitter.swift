@@ -98,6 +98,11 @@ package struct _InputPiece: @unchecked Sendable {
         self.init(source: _DataSource(data), file: nil, format: format, pieceSize: pieceSize)
     }
 
+    /// Cuts `source` (not yet read).
+    convenience init(source: any _ByteSource, format: JSONStreamFormat, pieceSize: Int) {
+        self.init(source: source, file: nil, format: format, pieceSize: pieceSize)
+    }
+
     private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, pieceSize: Int) {
         self.source = source.recognisingCompression()
         self.fileSource = file
@@ -140,9 +145,18 @@ package struct _InputPiece: @unchecked Sendable {
                 gaveUp = true
                 return nil
             }
-            try readMore()
+            do {
+                try readMore()
+            } catch {
+                readFailure = error
+                throw error
+            }
         }
     }
+
+    /// What reading threw: the rest (`rest(from:)`) ends with it, after the
+    /// bytes read before it.
+    private var readFailure: (any Error)?
 
     /// Pieces' worth of bytes read without a cut, after which the splitter
     /// gives up: one huge element, a document that is one object spread over
@@ -167,17 +181,37 @@ package struct _InputPiece: @unchecked Sendable {
     /// and those after it.
     package func readerForTheRest(from pieces: [_InputPiece] = [], limits: _ParserLimits, projection: _Projection?,
                                   firstIndex: Int) -> _ValueReader {
+        let (source, mode, origin) = rest(from: pieces)
+        return _ValueReader(source: source, mode: mode, origin: origin, limits: limits, projection: projection,
+                            firstIndex: firstIndex)
+    }
+
+    /// `readerForTheRest`'s input: the bytes, the mode to read them in and
+    /// where they start.
+    func rest(from pieces: [_InputPiece]) -> (source: any _ByteSource, mode: _StreamMode?, origin: _InputOrigin) {
         var held = Data()
-        for piece in pieces { held.append(piece.bytes) }
-        unsafe held.append(contentsOf: UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+        for piece in pieces { Self.join(piece.bytes, to: &held, isArray: piece.isArray) }
+        let tail = unsafe Data(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+        Self.join(tail, to: &held, isArray: cutting == .array && sequence > 0)
         count = 0
         finished = true
         let start = pieces.first?.origin ?? origin
         let first = pieces.first?.sequence ?? sequence
         let mode: _StreamMode? = first == 0 ? format.streamMode(path: []) : cutting == .array ? .array : .lines
-        let rest = _PrefixedSource(prefix: held, rest: source)
-        return _ValueReader(source: rest, mode: mode, origin: start, limits: limits, projection: projection,
-                            firstIndex: firstIndex)
+        let after: any _ByteSource = readFailure.map { _FailingSource(error: $0) } ?? source
+        return (_PrefixedSource(prefix: held, rest: after), mode, start)
+    }
+
+    /// Appends the bytes of the piece after `joined`: array pieces meet at
+    /// the comma they were cut at, which the first one's `]` and the second
+    /// one's `[` stood for.
+    private static func join(_ bytes: Data, to joined: inout Data, isArray: Bool) {
+        guard isArray, !joined.isEmpty, bytes.first == UInt8(ascii: "[") else {
+            joined.append(bytes)
+            return
+        }
+        joined[joined.index(before: joined.endIndex)] = UInt8(ascii: ",")
+        joined.append(bytes.dropFirst())
     }
 
     // MARK: Cutting
@@ -418,5 +452,15 @@ final class _PrefixedSource: _ByteSource {
             return count
         }
         return unsafe try rest.read(into: buffer)
+    }
+}
+
+/// A source whose every read throws `error`: what follows the bytes read
+/// before a read failed.
+struct _FailingSource: _ByteSource {
+    let error: any Error
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        throw error
     }
 }
