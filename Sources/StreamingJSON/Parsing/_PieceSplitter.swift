@@ -327,9 +327,10 @@ package struct _InputPiece: @unchecked Sendable {
         let start = origin
         // The next piece starts at the comma (its `[`) or after the line break.
         let nextStart = isArray ? cut - 1 : cut
+        // (A piece without a line break, all of a minified file's, is not searched.)
+        let newline = Int(scan.newlines) > start.linesBefore ? lastNewline(before: nextStart) : nil
         origin = _InputOrigin(byteOffset: start.byteOffset + UInt64(nextStart), linesBefore: Int(scan.newlines),
-                              lastNewline: lastNewline(before: nextStart).map { start.byteOffset + UInt64($0) }
-                                  ?? start.lastNewline)
+                              lastNewline: newline.map { start.byteOffset + UInt64($0) } ?? start.lastNewline)
         let full = unsafe storage
         unsafe startStorage(keeping: UnsafeRawBufferPointer(rebasing: full[cut..<count]), opening: isArray)
         sequence += 1
