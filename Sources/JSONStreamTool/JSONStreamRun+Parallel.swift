@@ -6,19 +6,14 @@ import StreamingJSON
 // Filtering a large file on several cores.
 //
 // The main thread cuts the file into pieces of about 512 KiB at element
-// boundaries (`_PieceSplitter`) and queues them. Each worker thread parses a
-// piece with its own parser, runs its own copy of the filter on every
-// element, and writes the results into the piece's own buffer, noting where
-// among them each error falls. The main thread takes the finished pieces in
-// input order, writes their bytes and reports their errors as the one reader
-// would have at that point, element indexes counted on from the pieces before.
-// An error that ends the input ends it there: later pieces are dropped.
-//
-//   main:     read, cut ──▶ waiting ──▶ workers 1…N ──▶ finished[sequence]
-//   main:     ◀── write, report, in order ───────────────────────┘
-//
-// Memory stays bounded: at most `2N + 1` pieces (their input and results)
-// are out at once.
+// boundaries (`_PieceSplitter`); each worker thread parses a piece with its
+// own parser, runs its own copy of the filter on every element, and writes
+// the results into the piece's own buffer, noting where among them each
+// error falls (`_PieceFlow` hands the pieces round). The main thread takes
+// the finished pieces in input order, writes their bytes and reports their
+// errors as the one reader would have at that point, element indexes counted
+// on from the pieces before. An error that ends the input ends it there:
+// later pieces are dropped.
 
 /// What a worker made of one piece.
 struct PieceResult: @unchecked Sendable {
@@ -30,14 +25,11 @@ struct PieceResult: @unchecked Sendable {
         case readProblem(_ValueReader.Event, index: Int)
     }
 
-    let sequence: Int
     let isArray: Bool
     /// A JSON Lines piece (not the last) that ended inside a value: it was
     /// cut where the scan was fooled by a malformed line before, and it and
     /// the pieces after it must be read again as one stream.
     var endsInsideValue = false
-    /// Bytes of the input up to the end of the piece.
-    let inputEnd: UInt64
     var output: [UInt8] = []
     /// Each error, after the first `offset` bytes of `output`.
     var events: [(offset: Int, event: Event)] = []
@@ -73,8 +65,7 @@ final class PieceWorker: @unchecked Sendable {
     func process(_ piece: _InputPiece, output: [UInt8]) -> PieceResult {
         let reader = _ValueReader(piece: piece, limits: limits, projection: projection)
         if case .filtered = layout {} else { reader.buildsValues = false }
-        var result = PieceResult(sequence: piece.sequence, isArray: piece.isArray, inputEnd: piece.inputEnd,
-                                 output: output)
+        var result = PieceResult(isArray: piece.isArray, output: output)
         reading: while true {
             let event = reader.next()
             switch event {
@@ -135,62 +126,19 @@ final class PieceWorker: @unchecked Sendable {
     }
 }
 
-/// The pieces between the main thread and the workers.
-final class PieceQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var waiting: [_InputPiece] = []
-    private var finished: [Int: PieceResult] = [:]
-    private var closed = false
-    /// Output buffers written out, for the next pieces' results.
-    private var spareOutputs: [[UInt8]] = []
+/// Result buffers written out, kept for the next pieces' results.
+final class SpareOutputs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffers: [[UInt8]] = []
 
-    func put(_ piece: _InputPiece) {
-        condition.lock()
-        waiting.append(piece)
-        condition.broadcast()
-        condition.unlock()
+    func take() -> [UInt8] {
+        lock.withLock { buffers.popLast() } ?? []
     }
 
-    /// Worker: the next piece to read and a buffer for its results, nil
-    /// once the queue is closed.
-    func take() -> (piece: _InputPiece, output: [UInt8])? {
-        condition.lock()
-        defer { condition.unlock() }
-        while waiting.isEmpty && !closed { condition.wait() }
-        return closed ? nil : (waiting.removeFirst(), spareOutputs.popLast() ?? [])
-    }
-
-    /// Main thread: a result's buffer, written out.
     func recycle(_ output: [UInt8]) {
         var output = output
         output.removeAll(keepingCapacity: true)
-        condition.lock()
-        spareOutputs.append(output)
-        condition.unlock()
-    }
-
-    func finish(_ result: PieceResult) {
-        condition.lock()
-        finished[result.sequence] = result
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Main thread: piece `sequence`'s result (waits for it).
-    func result(_ sequence: Int) -> PieceResult {
-        condition.lock()
-        defer { condition.unlock() }
-        while finished[sequence] == nil { condition.wait() }
-        return finished.removeValue(forKey: sequence)!
-    }
-
-    /// The workers stop at their next `take()`; pieces not read are dropped.
-    func close() {
-        condition.lock()
-        closed = true
-        waiting.removeAll()
-        condition.broadcast()
-        condition.unlock()
+        lock.withLock { buffers.append(output) }
     }
 }
 
@@ -221,19 +169,18 @@ extension JSONStreamRun {
               let splitter = try? _PieceSplitter(contentsOfFile: file, format: streamFormat, pieceSize: pieceSize),
               let size = splitter.size, size >= UInt64(2 * pieceSize),
               (try? splitter.prepare()) == true else { return false }
-        let queue = PieceQueue()
-        defer { queue.close() }
-        for worker in workers {
+        let spares = SpareOutputs()
+        var unassigned = workers.makeIterator()
+        guard let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count, start: startOnLargeStack,
+                                                 makeWork: {
+            let worker = unassigned.next()!
             worker.context.inputFilename = .string(file)
-            let started = startOnLargeStack {
-                while let (piece, output) = queue.take() { queue.finish(worker.process(piece, output: output)) }
-            }
-            if !started { return false }
-        }
+            return { worker.process($0, output: spares.take()) }
+        }) else { return false }
         inputs.name = file
         inputs.unitStarted = false
         context.inputFilename = .string(file)
-        switch try filterPieces(from: splitter, queue: queue, lookahead: workers.count + 1) {
+        switch try filterPieces(flow, spares: spares) {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
         case .readOn(let pieces, let index):
@@ -251,43 +198,25 @@ extension JSONStreamRun {
         case readOn(from: [_InputPiece], index: Int)
     }
 
-    /// The main thread's loop: cut and queue pieces ahead, write the results
-    /// in order. Returns the index of the next element, when the input has
-    /// not ended (the splitter gave up before its end).
-    private func filterPieces(from splitter: _PieceSplitter, queue: PieceQueue,
-                              lookahead: Int) throws -> PiecesOutcome {
-        var queued: [_InputPiece] = []  // handed to the workers, not written yet
-        var written = 0, indexBase = 0
-        var last: Int?
-        var readError: (any Error)?
+    /// The main thread's loop: write the pieces' results in order.
+    private func filterPieces(_ flow: _PieceFlow<PieceResult>, spares: SpareOutputs) throws -> PiecesOutcome {
+        var indexBase = 0
         var isArray = false
         while true {
-            while last == nil && queued.count < lookahead {
-                do {
-                    guard let piece = try splitter.next() else { break }
-                    queue.put(piece)
-                    queued.append(piece)
-                    if piece.isLast { last = piece.sequence }
-                } catch {
-                    readError = error
-                    last = written + queued.count - 1
-                }
+            switch flow.next(readsAgain: \.endsInsideValue) {
+            case .readOn(let pieces):
+                return .readOn(from: pieces, index: indexBase)
+            case .end:
+                handleReadProblem(.end, index: indexBase - 1, isArray: isArray)
+                return .ended
+            case .result(let result):
+                isArray = result.isArray
+                guard try write(result, indexBase: &indexBase) else { return .ended }
+                spares.recycle(result.output)
+                progress?.tick(bytes: counters.bytesOfFinishedInputs + flow.splitter.bytesRead,
+                               elements: counters.elementsIn)
             }
-            // The bytes read before a cut was found, then the rest of the
-            // input or the read error: read in one stream.
-            if queued.isEmpty && (splitter.gaveUp || readError != nil) { return .readOn(from: [], index: indexBase) }
-            if let last, written > last { break }
-            let result = queue.result(written)
-            if result.endsInsideValue { return .readOn(from: queued, index: indexBase) }
-            written += 1
-            queued.removeFirst()
-            isArray = result.isArray
-            guard try write(result, indexBase: &indexBase) else { return .ended }
-            queue.recycle(result.output)
-            progress?.tick(bytes: counters.bytesOfFinishedInputs + splitter.bytesRead, elements: counters.elementsIn)
         }
-        handleReadProblem(.end, index: indexBase - 1, isArray: isArray)
-        return .ended
     }
 
     /// Writes a piece's results and reports its errors; false when one of

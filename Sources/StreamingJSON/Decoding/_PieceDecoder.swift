@@ -5,15 +5,14 @@ import Foundation
 //
 // `_PieceSplitter` cuts the input into pieces at element boundaries; worker
 // threads each decode whole pieces into arrays of elements, with their own
-// parser and decoder; the iterator hands the elements out in input order.
+// parser and decoder (`_PieceFlow`); the iterator hands the elements out in
+// input order.
 // A piece in which anything fails (an element that does not decode, a line
 // that is not JSON) is not handed out from the worker's work: from that
 // piece on, the input is read by one stream, exactly as without pieces,
 // element indexes in coding paths counted on from the pieces before. Errors
 // are rare, and this keeps every error (its coding path, position and the
 // elements after it) what one stream gives.
-//
-//   iterator:  cut ──▶ waiting ──▶ workers 1…N ──▶ decoded[sequence] ──▶ iterator, in order
 
 /// What the iterator gets next from a `_PieceDecoding`.
 enum _PieceDecodingStep {
@@ -32,7 +31,6 @@ protocol _PieceDecoding: AnyObject {
 
 /// One piece, decoded by a worker.
 private struct _DecodedPiece: @unchecked Sendable {
-    let sequence: Int
     /// `[T]`; empty when `failed`.
     let elements: Any
     let count: Int
@@ -40,68 +38,17 @@ private struct _DecodedPiece: @unchecked Sendable {
     let failed: Bool
 }
 
-/// The pieces between the iterator and the workers.
-private final class _PieceDecodingQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var waiting: [_InputPiece] = []
-    private var decoded: [Int: _DecodedPiece] = [:]
-    private var closed = false
-
-    func put(_ piece: _InputPiece) {
-        condition.lock()
-        waiting.append(piece)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func take() -> _InputPiece? {
-        condition.lock()
-        defer { condition.unlock() }
-        while waiting.isEmpty && !closed { condition.wait() }
-        return closed ? nil : waiting.removeFirst()
-    }
-
-    func finish(_ piece: _DecodedPiece) {
-        condition.lock()
-        decoded[piece.sequence] = piece
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func result(_ sequence: Int) -> _DecodedPiece {
-        condition.lock()
-        defer { condition.unlock() }
-        while decoded[sequence] == nil { condition.wait() }
-        return decoded.removeValue(forKey: sequence)!
-    }
-
-    func close() {
-        condition.lock()
-        closed = true
-        waiting.removeAll()
-        decoded.removeAll()
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
 /// Decodes pieces of `source` into `T`s on `maxThreads` threads.
 final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
-    private let splitter: _PieceSplitter
+    private let flow: _PieceFlow<_DecodedPiece>
     private let options: _DecodingOptions
-    private let queue = _PieceDecodingQueue()
-    private let lookahead: Int
-    /// Handed to the workers, not handed out yet, in order.
-    private var queued: [_InputPiece] = []
-    private var handedOut = 0
     /// Elements handed out so far (the next piece's first index).
     private var indexBase = 0
-    private var readError: (any Error)?
     private var finished = false
 
     /// nil when the input is not for pieces (too small, one thread, a key
-    /// path, object values, no array at the root) or no thread could be
-    /// started; `source` may then have been read from.
+    /// path, object values, no array at the root); `source` may then have
+    /// been read from.
     init?(source: any _ByteSource, size: Int?, format: JSONStreamFormat, path: [String], options: _DecodingOptions) {
         // By default only past two cores: on two, the pipeline's parsing
         // thread and the caller's (which it helps by decoding ahead) already
@@ -111,23 +58,21 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
         let threads = options.maxThreads ?? (cores > 2 ? cores : 1)
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
         guard threads > 1, path.isEmpty, format != .objectValues, let size, size >= 2 * pieceSize else { return nil }
-        splitter = _PieceSplitter(source: source, format: format, pieceSize: pieceSize)
-        guard (try? splitter.prepare()) == true else { return nil }
+        let splitter = _PieceSplitter(source: source, format: format, pieceSize: pieceSize)
+        guard (try? splitter.prepare()) == true,
+              let flow = _PieceFlow<_DecodedPiece>(splitter: splitter, threads: threads, start: Self.startThread,
+                                                   makeWork: { { Self.decode($0, options: options) } })
+        else { return nil }
+        self.flow = flow
         self.options = options
-        lookahead = threads + 1
-        for _ in 0..<threads {
-            let (queue, options) = (self.queue, options)
-            let thread = Thread {
-                while let piece = queue.take() { queue.finish(Self.decode(piece, options: options)) }
-            }
-            thread.name = "StreamingJSON piece decoder"
-            thread.stackSize = 8 << 20  // `init(from:)` may go deep
-            thread.start()
-        }
     }
 
-    deinit {
-        queue.close()
+    private static func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let thread = Thread(block: body)
+        thread.name = "StreamingJSON piece decoder"
+        thread.stackSize = 8 << 20  // `init(from:)` may go deep
+        thread.start()
+        return true
     }
 
     /// A worker's work: every element of `piece`, or `failed`.
@@ -141,57 +86,35 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
         do {
             while let element = try container.nextElement(T.self) { elements.append(element) }
         } catch {
-            return _DecodedPiece(sequence: piece.sequence, elements: [T](), count: 0, failed: true)
+            return _DecodedPiece(elements: [T](), count: 0, failed: true)
         }
-        return _DecodedPiece(sequence: piece.sequence, elements: elements, count: elements.count, failed: false)
+        return _DecodedPiece(elements: elements, count: elements.count, failed: false)
     }
 
     func next() throws -> _PieceDecodingStep {
         guard !finished else { return .end }
         if Task.isCancelled {
             finished = true
-            queue.close()
+            flow.close()
             throw CancellationError()
         }
-        fill()
-        guard let piece = queued.first else {
+        switch flow.next(readsAgain: \.failed) {
+        case .result(let decoded):
+            indexBase += decoded.count
+            return .elements(decoded.elements)
+        case .readOn(let pieces):
             finished = true
-            queue.close()
-            // After the pieces: the bytes read before a cut was found, then
-            // the rest of the input or the read error, in one stream.
-            if splitter.gaveUp || readError != nil { return .rest(restContainer(from: [])) }
-            return .end
-        }
-        let decoded = queue.result(piece.sequence)
-        if decoded.failed {
-            finished = true
-            let pieces = queued
-            queue.close()
             return .rest(restContainer(from: pieces))
-        }
-        queued.removeFirst()
-        handedOut += 1
-        indexBase += decoded.count
-        return .elements(decoded.elements)
-    }
-
-    /// Cuts and queues pieces until `lookahead` are out or the input ends.
-    private func fill() {
-        while readError == nil && queued.count < lookahead {
-            do {
-                guard let piece = try splitter.next() else { return }
-                queue.put(piece)
-                queued.append(piece)
-            } catch {
-                readError = error
-            }
+        case .end:
+            finished = true
+            return .end
         }
     }
 
     /// One stream over `pieces` and the rest of the input, its elements
     /// numbered on from those handed out.
     private func restContainer(from pieces: [_InputPiece]) -> _IncrementalUnkeyedContainer {
-        let (source, mode, origin) = splitter.rest(from: pieces)
+        let (source, mode, origin) = flow.splitter.rest(from: pieces)
         let stream = _ElementStream(source: source, mode: mode, limits: options.limits, origin: origin)
         stream.keepsPreviousElement = false
         return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
