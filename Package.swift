@@ -27,12 +27,14 @@ let package = Package(
             providers: [.apt(["libyajl-dev"]), .brew(["yajl"])]
         ),
         // The decompressors for gzip, zstd, bzip2 and xz input, recognised by
-        // its first bytes (Parsing/_Decompression.swift).
+        // its first bytes (Decompression/_DecompressingSource.swift). gzip
+        // through ISA-L's inflate, which keeps up with the parser where
+        // zlib's does not.
         .systemLibrary(
-            name: "CZlib",
-            path: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+            name: "CIsal",
+            path: "CIsal",
+            pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
         ),
         .systemLibrary(
             name: "CZstd",
@@ -61,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "StreamingJSON",
-            dependencies: ["CJSONTape", "CYajl", "CZlib", "CZstd", "CBzip2", "CLzma"],
+            dependencies: ["CJSONTape", "CYajl", "CIsal", "CZstd", "CBzip2", "CLzma"],
             swiftSettings: [.swiftLanguageMode(.v6), .strictMemorySafety()]
         ),
         // Oniguruma, the regular-expression engine jq uses; only JSONFilter

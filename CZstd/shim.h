@@ -1,4 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-// libzstd, for zstd input: StreamingJSON/Parsing/_Decompressor+Zstd.swift is
+// libzstd, for zstd input: StreamingJSON/Decompression/_Decompressor+Zstd.swift is
 // the only file that calls it.
 #include <zstd.h>

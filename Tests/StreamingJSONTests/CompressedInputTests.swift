@@ -123,6 +123,22 @@ import Testing
         #expect(error.reason == "incorrect data check")
     }
 
+    /// A damaged byte anywhere in the deflate data: an error (a corrupt
+    /// stream, its checksum, or the JSON it garbled), never a quiet end.
+    @Test func damagedDeflateDataIsAnError() throws {
+        let data = try Data(contentsOf: Self.url("records.json.gz"))
+        for offset in stride(from: 20, to: data.count - 8, by: max(1, data.count / 37)) {
+            var damaged = data
+            damaged[offset] ^= 0x5A
+            let outcome = Self.drain(StreamingJSONDecoder().elements(of: Record.self, from: damaged))
+            #expect(outcome.error != nil, "damage at \(offset) went unnoticed")
+            if let error = outcome.error as? CompressedInputError {
+                #expect(error.format == .gzip)
+                #expect(error.kind == .corrupt || error.kind == .truncated)
+            }
+        }
+    }
+
     @Test func bytesAfterTheArchiveAreAnError() throws {
         var data = try Data(contentsOf: Self.url("records.json.gz"))
         data.append(contentsOf: Array("garbage".utf8))

@@ -4,19 +4,19 @@
 # Usage: ensure_packages deb-package... (Homebrew names are mapped below)
 #
 # libyajl-dev stands for all the C libraries the StreamingJSON target links:
-# yajl and the decompressors (zlib, zstd, bzip2, xz).
+# yajl and the decompressors (ISA-L for gzip, zstd, bzip2, xz).
 
 ensure_packages() {
     local missing=()
     local pkg requested=()
     for pkg in "$@"; do
         requested+=("$pkg")
-        [ "$pkg" = libyajl-dev ] && requested+=(zlib1g-dev libzstd-dev libbz2-dev liblzma-dev)
+        [ "$pkg" = libyajl-dev ] && requested+=(libisal-dev libzstd-dev libbz2-dev liblzma-dev)
     done
     for pkg in "${requested[@]}"; do
         case "$pkg" in
             libyajl-dev) pkg-config --exists yajl 2>/dev/null || missing+=("$pkg") ;;
-            zlib1g-dev) pkg-config --exists zlib 2>/dev/null || missing+=("$pkg") ;;
+            libisal-dev) pkg-config --exists libisal 2>/dev/null || missing+=("$pkg") ;;
             libzstd-dev) pkg-config --exists libzstd 2>/dev/null || missing+=("$pkg") ;;
             liblzma-dev) pkg-config --exists liblzma 2>/dev/null || missing+=("$pkg") ;;
             # No pkg-config file; macOS has it in the SDK.
@@ -38,7 +38,7 @@ ensure_packages() {
             case "$pkg" in
                 libyajl-dev|yajl-tools) brew_names+=(yajl) ;;
                 libonig-dev) brew_names+=(oniguruma) ;;
-                zlib1g-dev) brew_names+=(zlib) ;;
+                libisal-dev) brew_names+=(isa-l) ;;
                 libzstd-dev) brew_names+=(zstd) ;;
                 liblzma-dev) brew_names+=(xz) ;;
                 python3-venv) brew_names+=(python3) ;;

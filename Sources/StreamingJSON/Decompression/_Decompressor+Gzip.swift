@@ -1,30 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
-import CZlib
+import CIsal
 
-/// gzip through zlib's `inflate`. Members written one after another (`cat
-/// a.gz b.gz`, pigz, bgzip) decompress as one input, as `gzip -d` does.
-/// Safe: it owns zlib's stream state, from creation to release.
+/// gzip through ISA-L's `isal_inflate`, which parses the member's header,
+/// inflates and checks the CRC-32 and length in its trailer. Members written
+/// one after another (`cat a.gz b.gz`, pigz, bgzip) decompress as one input,
+/// as `gzip -d` does.
+/// Safe: it owns ISA-L's inflate state, from creation to release.
 @safe final class _GzipDecompressor: _Decompressor {
     static let format = CompressedInputError.Format.gzip
 
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let state: UnsafeMutablePointer<inflate_state>
     /// The last member ended; what follows must begin another.
     private(set) var isAtStreamEnd = false
 
     init() throws(_DecompressionFailure) {
-        unsafe stream = .allocate(capacity: 1)
-        unsafe stream.initialize(to: z_stream())
-        // 15: the largest window; +16: a gzip header and trailer, not zlib's.
-        let status = unsafe inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        if let failure = check(status) {
-            unsafe stream.deallocate()
-            throw failure
-        }
+        unsafe state = .allocate(capacity: 1)
+        unsafe state.initialize(to: inflate_state())
+        startMember()
     }
 
     deinit {
-        unsafe inflateEnd(stream)
-        unsafe stream.deallocate()
+        unsafe state.deallocate()
+    }
+
+    /// Ready for a member's header (`isal_inflate_reset` clears the wrapper flag).
+    private func startMember() {
+        unsafe isal_inflate_init(state)
+        unsafe state.pointee.crc_flag = UInt32(ISAL_GZIP)
     }
 
     func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
@@ -36,36 +38,45 @@ import CZlib
             guard unsafe input.count >= 2 && input[0] == 0x1F && input[1] == 0x8B else {
                 return _DecompressionStep(failure: .trailingData)
             }
-            if let failure = unsafe check(inflateReset(stream)) { return _DecompressionStep(failure: failure) }
+            startMember()
             isAtStreamEnd = false
         }
-        unsafe stream.pointee.next_in =
-            unsafe UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
-        unsafe stream.pointee.avail_in = uInt(min(input.count, Int(UInt32.max)))
-        unsafe stream.pointee.next_out = unsafe output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-        unsafe stream.pointee.avail_out = uInt(min(output.count, Int(UInt32.max)))
-        let availableIn = unsafe Int(stream.pointee.avail_in), availableOut = unsafe Int(stream.pointee.avail_out)
-        let status = unsafe inflate(stream, Z_NO_FLUSH)
-        let consumed = unsafe availableIn - Int(stream.pointee.avail_in)
-        let produced = unsafe availableOut - Int(stream.pointee.avail_out)
-        if status == Z_STREAM_END { isAtStreamEnd = true }
-        return _DecompressionStep(consumed: consumed, produced: produced,
-                                  failure: status == Z_STREAM_END ? nil : check(status))
+        let availableIn = UInt32(min(input.count, Int(UInt32.max)))
+        let availableOut = UInt32(min(output.count, Int(UInt32.max)))
+        unsafe state.pointee.next_in =
+            unsafe UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        unsafe state.pointee.avail_in = availableIn
+        unsafe state.pointee.next_out = unsafe output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        unsafe state.pointee.avail_out = availableOut
+        let status = unsafe isal_inflate(state)
+        let consumed = unsafe Int(availableIn - state.pointee.avail_in)
+        let produced = unsafe Int(availableOut - state.pointee.avail_out)
+        if unsafe state.pointee.block_state == ISAL_BLOCK_FINISH { isAtStreamEnd = true }
+        return _DecompressionStep(consumed: consumed, produced: produced, failure: check(status))
     }
 
-    /// Every zlib status goes through here. `Z_BUF_ERROR` is "no progress
-    /// possible": the caller sees 0 consumed, 0 produced, and supplies more
-    /// input or finds the stream truncated.
+    /// Every ISA-L status goes through here; the reasons are zlib's words for
+    /// the same faults, which `gzip -d` users know.
     private func check(_ status: Int32) -> _DecompressionFailure? {
         switch status {
-        case Z_OK, Z_BUF_ERROR:
+        case ISAL_DECOMP_OK, ISAL_END_INPUT, ISAL_OUT_OVERFLOW:
             return nil
-        case Z_MEM_ERROR:
-            return .corrupt("out of memory")
-        case Z_NEED_DICT:
+        case ISAL_INVALID_BLOCK:
+            return .corrupt("invalid block type or lengths")
+        case ISAL_INVALID_SYMBOL:
+            return .corrupt("invalid code")
+        case ISAL_INVALID_LOOKBACK:
+            return .corrupt("invalid distance too far back")
+        case ISAL_INVALID_WRAPPER:
+            return .corrupt("incorrect header check")
+        case ISAL_UNSUPPORTED_METHOD:
+            return .corrupt("unknown compression method")
+        case ISAL_INCORRECT_CHECKSUM:
+            return .corrupt("incorrect data check")
+        case ISAL_NEED_DICT:
             return .corrupt("a preset dictionary is needed")
         default:
-            return unsafe .corrupt(stream.pointee.msg.map { unsafe String(cString: $0) } ?? "zlib error \(status)")
+            return .corrupt("ISA-L inflate status \(status)")
         }
     }
 }
