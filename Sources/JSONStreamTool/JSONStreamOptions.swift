@@ -147,7 +147,8 @@ package struct JSONStreamOptions: Sendable {
     /// `--stats`: a summary on stderr at the end.
     package var stats = false
     /// `--threads N`: threads that parse and filter pieces of a large input
-    /// at once (`JSONStreamRun+Parallel.swift`); nil: one per core.
+    /// at once (`JSONStreamRun+Parallel.swift`); 1: everything on the main
+    /// thread; nil: one per core.
     package var threads: Int?
     /// The size of those pieces; nil: `_PieceSplitter.defaultPieceSize`.
     /// Tests make it small, to cut small inputs into many pieces.

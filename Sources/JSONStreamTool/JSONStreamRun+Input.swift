@@ -277,18 +277,20 @@ extension JSONStreamRun {
         do {
             if options.rawInput {
                 inputs.rawReader = file == "-"
-                    ? RawLineReader(descriptor: streams.input, ownsDescriptor: false, beforeBlockingRead: flush)
-                    : try RawLineReader(contentsOfFile: file, beforeBlockingRead: flush)
+                    ? RawLineReader(descriptor: streams.input, ownsDescriptor: false, onOneThread: runsOnOneThread,
+                                    beforeBlockingRead: flush)
+                    : try RawLineReader(contentsOfFile: file, onOneThread: runsOnOneThread, beforeBlockingRead: flush)
             } else if file == "-" {
                 inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat,
                                              path: followedPath ?? options.path, followingRoots: followedPath != nil,
-                                             makingEvents: makesEvents, limits: options.limits, projection: projection, beforeBlockingRead: flush)
+                                             makingEvents: makesEvents, limits: options.limits, projection: projection,
+                                             onOneThread: runsOnOneThread, beforeBlockingRead: flush)
             } else {
                 inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat,
                                                  path: followedPath ?? options.path,
                                                  followingRoots: followedPath != nil, makingEvents: makesEvents,
-                                                 limits: options.limits,
-                                                 projection: projection, beforeBlockingRead: flush)
+                                                 limits: options.limits, projection: projection,
+                                                 onOneThread: runsOnOneThread, beforeBlockingRead: flush)
             }
         } catch {
             inputUnreadable = true

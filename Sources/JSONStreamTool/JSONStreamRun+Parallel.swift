@@ -145,6 +145,10 @@ final class SpareOutputs: @unchecked Sendable {
 extension JSONStreamRun {
     /// The threads for `readAll` to filter large files with, when the run
     /// allows it: nil for one thread.
+    /// `--threads 1`: reading, decompressing, parsing and filtering all on
+    /// the main thread, nothing beside it.
+    var runsOnOneThread: Bool { options.threads == 1 }
+
     func parallelWorkers() -> [PieceWorker]? {
         let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
         guard threads > 1, runsElementsApart else { return nil }

@@ -115,7 +115,7 @@ extension JSONStreamRun {
         do {
             return try _ValueReader(contentsOfFile: file, format: .jsonLines, path: part.path, followingRoots: true,
                                     limits: options.limits, projection: part.elementMembers.map(_Projection.init),
-                                    beforeBlockingRead: flush)
+                                    onOneThread: runsOnOneThread, beforeBlockingRead: flush)
         } catch {
             inputUnreadable = true
             say("jsonstream: error: Could not open \(file): \(reason(error))")

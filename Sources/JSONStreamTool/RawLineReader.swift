@@ -38,17 +38,21 @@ final class RawLineReader {
     /// one does not count).
     private(set) var newlineCount = 0
 
-    init(descriptor: Int32, ownsDescriptor: Bool, beforeBlockingRead: @escaping () -> Void) {
+    /// `onOneThread`: a compressed input is decompressed on the calling thread.
+    init(descriptor: Int32, ownsDescriptor: Bool, onOneThread: Bool, beforeBlockingRead: @escaping () -> Void) {
         self.descriptor = descriptor
         self.ownsDescriptor = ownsDescriptor
-        self.reader = _DescriptorReader(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
+        self.reader = _DescriptorReader(descriptor: descriptor, onOneThread: onOneThread,
+                                        beforeBlockingRead: beforeBlockingRead)
     }
 
     /// Opens `path` for reading; throws the `POSIXError` of a failed open.
-    convenience init(contentsOfFile path: String, beforeBlockingRead: @escaping () -> Void) throws {
+    convenience init(contentsOfFile path: String, onOneThread: Bool,
+                     beforeBlockingRead: @escaping () -> Void) throws {
         let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Self.lastError() }
-        self.init(descriptor: descriptor, ownsDescriptor: true, beforeBlockingRead: beforeBlockingRead)
+        self.init(descriptor: descriptor, ownsDescriptor: true, onOneThread: onOneThread,
+                  beforeBlockingRead: beforeBlockingRead)
     }
 
     deinit {

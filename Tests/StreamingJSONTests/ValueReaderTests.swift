@@ -211,4 +211,32 @@ struct ValueReaderTests {
         #expect(counter.calls > before)
         guard case .end = reader.next() else { Issue.record("end"); return }
     }
+
+    /// `jsonstream --threads 1`: a large file, plain or gzip'd, is parsed and
+    /// decompressed on the caller's thread; otherwise beside it.
+    @Test("onOneThread keeps parsing and decompressing on the caller's thread")
+    func oneThread() throws {
+        let directory = try TemporaryDirectory()
+        let text = "[" + (0..<60_000).map { "{\"id\":\($0),\"name\":\"record \($0)\"}" }.joined(separator: ",") + "]"
+        let plain = directory.path("big.json"), gzipped = directory.path("big.json.gz")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: plain))
+        // Members of one stored block each: a gzip file without a compressor.
+        var members = Data()
+        var rest = Data(text.utf8)[...]
+        while !rest.isEmpty {
+            members.append(try CompressedInputTests.gzip(Data(rest.prefix(60_000))))
+            rest = rest.dropFirst(60_000)
+        }
+        try members.write(to: URL(fileURLWithPath: gzipped))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        for (path, compressed) in [(plain, false), (gzipped, true)] {
+            for onOneThread in [false, true] {
+                let reader = try _ValueReader(contentsOfFile: path, format: .auto, path: [], onOneThread: onOneThread)
+                guard case .value = reader.next() else { Issue.record("no first value in \(path)"); continue }
+                let beside = !onOneThread && (compressed || cores > 1)
+                #expect(reader.runsBesideTheCaller == beside, "\(path), onOneThread: \(onOneThread)")
+                #expect(values(reader).count == 59_999, "\(path), onOneThread: \(onOneThread)")
+            }
+        }
+    }
 }

@@ -181,34 +181,42 @@ def report(args, impls, benches, results, notes):
     titles = [title for title, _, _ in impls]
     lines = ["### jaq's evaluator benchmarks: `echo N | IMPL \"PROGRAM | length\"`, CPU seconds (user + sys), "
              "median of %d, timeout %g s" % (args.rounds, args.timeout), ""]
-    lines.append("| program | N | %s | jsonstream / jq 1.8.2 |" % " | ".join(titles))
-    lines.append("|---|---:|%s---:|" % ("---:|" * len(titles)))
-    ratios = {}
+    lines.append("| program | N | %s | jsonstream / jq 1.8.2 | jsonstream / jaq 3.1 |" % " | ".join(titles))
+    lines.append("|---|---:|%s---:|---:|" % ("---:|" * len(titles)))
+    ratios, jaq_ratios = {}, {}
     for name, _, _ in benches:
         n, outcomes = results[name]
-        ours, jq = outcomes["jsonstream"], outcomes["jq 1.8.2"]
-        ratio = ""
+        ours, jq, jaq = outcomes["jsonstream"], outcomes["jq 1.8.2"], outcomes["jaq 3.1"]
+        ratio = jaq_ratio = ""
         if ours.ok and jq.ok:
             # A run under the clock's resolution would divide by zero.
             ratios[name] = max(ours.median, 0.001) / max(jq.median, 0.001)
             ratio = "%.2f" % ratios[name]
-        lines.append("| %s | %d | %s | %s |" % (name, n, " | ".join(outcomes[t].cell() for t in titles), ratio))
+        if ours.ok and jaq.ok:
+            jaq_ratios[name] = max(ours.median, 0.001) / max(jaq.median, 0.001)
+            jaq_ratio = "%.2f" % jaq_ratios[name]
+        lines.append("| %s | %d | %s | %s | %s |" % (name, n, " | ".join(outcomes[t].cell() for t in titles), ratio,
+                                                     jaq_ratio))
     lines.append("")
 
-    lines.append("Ratio: jsonstream's seconds over jq 1.8.2's (below 1: jsonstream is faster). \"wrong\": "
+    lines.append("Ratios: jsonstream's seconds over the other's (below 1: jsonstream is faster). \"wrong\": "
                  "finished, but not with jq 1.8.2's output; \"n/a\": the implementation is not available.")
     if notes:
         lines += ["", "Did not finish or differed:"] + ["- " + note for note in notes]
     lines.append("")
 
     unfinished = [name for name, _, _ in benches if not results[name][1]["jsonstream"].ok]
-    if ratios:
-        geomean = math.exp(sum(math.log(r) for r in ratios.values()) / len(ratios))
-        lines.append("Geometric mean of jsonstream / jq 1.8.2 over the %d of %d programs both finished: %.2f" % (
-            len(ratios), len(benches), geomean))
-    else:
-        geomean = None
-        lines.append("Geometric mean of jsonstream / jq 1.8.2: no program finished under both")
+    def geometric_mean(values, other):
+        if not values:
+            lines.append("Geometric mean of jsonstream / %s: no program finished under both" % other)
+            return None
+        mean = math.exp(sum(math.log(r) for r in values.values()) / len(values))
+        lines.append("Geometric mean of jsonstream / %s over the %d of %d programs both finished: %.2f" % (
+            other, len(values), len(benches), mean))
+        return mean
+
+    geomean = geometric_mean(ratios, "jq 1.8.2")
+    jaq_geomean = geometric_mean(jaq_ratios, "jaq 3.1")
     lines += ["", "Targets:"]
 
     def line(ok, label, detail):
@@ -220,6 +228,12 @@ def report(args, impls, benches, results, notes):
     else:
         line(geomean <= GEOMEAN_TARGET, label, "%.3f over %d program%s" % (
             geomean, len(ratios), "" if len(ratios) == 1 else "s"))
+    label = "geometric mean of jsonstream / jaq 3.1 <= %.1f" % GEOMEAN_TARGET
+    if jaq_geomean is None:
+        line(False, label, "not measured")
+    else:
+        line(jaq_geomean <= GEOMEAN_TARGET, label, "%.3f over %d program%s" % (
+            jaq_geomean, len(jaq_ratios), "" if len(jaq_ratios) == 1 else "s"))
     label = "no program > %gx jq 1.8.2" % WORST_TARGET
     over = sorted((r, name) for name, r in ratios.items() if r > WORST_TARGET)
     if ratios:

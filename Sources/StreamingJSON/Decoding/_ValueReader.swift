@@ -76,18 +76,19 @@ package final class _ValueReader {
     private var inTargetObject = false
 
     /// Reads the file at `path`. `beforeBlockingRead` is as for a descriptor:
-    /// the path may name a pipe (`<(command)`).
+    /// the path may name a pipe (`<(command)`). `onOneThread`: parse and
+    /// decompress on the calling thread, never on a thread of their own.
     ///
     /// - Throws: `POSIXError` when the file cannot be opened (`ENOENT`,
     ///   `EACCES` …), `EISDIR` for a directory.
     package convenience init(contentsOfFile path: String, format: JSONStreamFormat, path keyPath: [String],
                              followingRoots: Bool = false, makingEvents: Bool = false,
                              limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
-                             beforeBlockingRead: (() -> Void)? = nil) throws {
+                             onOneThread: Bool = false, beforeBlockingRead: (() -> Void)? = nil) throws {
         let source = try _ReaderSource(path: path, beforeBlockingRead: beforeBlockingRead)
         let mode: _StreamMode? = makingEvents ? .events : followingRoots ? .roots : format.streamMode(path: keyPath)
         self.init(source: source, mode: mode, path: makingEvents ? [] : keyPath,
-                  limits: limits, projection: projection)
+                  limits: limits, projection: projection, onOneThread: onOneThread)
     }
 
     /// Reads an open descriptor (stdin, a pipe), which the reader does not close.
@@ -98,12 +99,16 @@ package final class _ValueReader {
     package convenience init(descriptor: Int32, format: JSONStreamFormat, path keyPath: [String],
                              followingRoots: Bool = false, makingEvents: Bool = false,
                              limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
-                             beforeBlockingRead: (() -> Void)? = nil) {
+                             onOneThread: Bool = false, beforeBlockingRead: (() -> Void)? = nil) {
         let source = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
         let mode: _StreamMode? = makingEvents ? .events : followingRoots ? .roots : format.streamMode(path: keyPath)
         self.init(source: source, mode: mode, path: makingEvents ? [] : keyPath,
-                  limits: limits, projection: projection)
+                  limits: limits, projection: projection, onOneThread: onOneThread)
     }
+
+    /// Whether parsing or decompressing runs on a thread of its own: false
+    /// with `onOneThread`.
+    package var runsBesideTheCaller: Bool { stream.runsBesideTheCaller }
 
     /// Reads one piece of a larger input (`_PieceSplitter`), on the calling
     /// thread; positions in its events are those of the whole input.
@@ -126,8 +131,12 @@ package final class _ValueReader {
     }
 
     private convenience init(source: _ReaderSource, mode: _StreamMode?, path: [String], limits: _ParserLimits,
-                             projection: _Projection?) {
-        let options = Self.options(limits: limits, projection: projection)
+                             projection: _Projection?, onOneThread: Bool) {
+        var options = Self.options(limits: limits, projection: projection)
+        if onOneThread {
+            options.pipelining = .never
+            source.readsAhead = false
+        }
         let stream = options.makeStream(source: source, size: source.size, mode: mode, path: path)
         self.init(stream: stream, source: source, options: options)
     }
@@ -329,8 +338,10 @@ final class _ReaderSource: _ByteSource {
     private let startOffset: Int64
     private let ownsDescriptor: Bool
     private var beforeBlockingRead: (() -> Void)?
+    /// Whether a compressed input is decompressed on a thread of its own.
+    var readsAhead = true
 
-    var prefersReadAhead: Bool { true }
+    var prefersReadAhead: Bool { readsAhead }
 
     func takeBlockingReadHook() -> (() -> Void)? {
         defer { beforeBlockingRead = nil }

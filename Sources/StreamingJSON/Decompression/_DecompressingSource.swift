@@ -46,6 +46,12 @@ final class _SniffingSource: _ByteSource {
         self.inner = inner
     }
 
+    /// Whether the input turned out compressed and is decompressed on a thread of its own.
+    var decompressesOnItsOwnThread: Bool {
+        if case .decompressing(let source) = state { return source is _ReadAheadSource }
+        return false
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         switch state {
         case .plain:

@@ -8,9 +8,11 @@ package final class _DescriptorReader {
     private let file: _ReaderSource
 
     /// Reads `descriptor` (not closed here). `beforeBlockingRead` runs
-    /// before a read that would wait, as for `_ValueReader`.
-    package init(descriptor: Int32, beforeBlockingRead: (() -> Void)?) {
+    /// before a read that would wait, as for `_ValueReader`; `onOneThread`:
+    /// decompress on the calling thread.
+    package init(descriptor: Int32, onOneThread: Bool = false, beforeBlockingRead: (() -> Void)?) {
         file = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
+        file.readsAhead = !onOneThread
         source = file.recognisingCompression()
     }
 

@@ -87,6 +87,11 @@ import Foundation
     /// Set when parsing runs on another thread (`_ParsePipeline.swift`): the
     /// batches of elements it publishes.
     private let pipeline: _BatchQueue?
+
+    /// Whether parsing or decompressing runs on a thread of its own.
+    var runsBesideTheCaller: Bool {
+        pipeline != nil || (source as? _SniffingSource)?.decompressesOnItsOwnThread == true
+    }
     /// Producer side: line breaks found since the last batch, for the decoder's index.
     private let forwardsNewlines: Bool
     private var forwardedFrom = 0
