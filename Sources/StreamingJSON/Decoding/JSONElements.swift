@@ -114,10 +114,12 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                 defer { batchIndex += 1 }
                 return batch[batchIndex]
             }
-            if pieces != nil || (container == nil && startPieces()) {
-                if let element = try nextFromPieces() { return element }
-                if finished { return nil }
-            }
+            if pieces != nil || (container == nil && startPieces()) { return try nextFromPieces() }
+            return try nextFromContainer()
+        }
+
+        /// The next element from the one stream (`container`), opened on the first call.
+        private mutating func nextFromContainer() throws -> T? {
             if container == nil {
                 do {
                     let (source, size) = try elements.openSource()
@@ -166,8 +168,10 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
             return pieces != nil
         }
 
-        /// The next element from the pieces; nil when they handed over to a
-        /// container (read by `next()`) or ended (`finished`).
+        /// The next element from the pieces, or from the container they
+        /// handed over to; nil at the end. (No local `T?` here or in `next()`:
+        /// each would cost a run-time metadata look-up per element.)
+        @inline(never)
         private mutating func nextFromPieces() throws -> T? {
             while let decoder = pieces {
                 let step: _PieceDecodingStep
@@ -190,6 +194,7 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                     container = rest
                     pieces = nil
                     batch = []
+                    return try nextFromContainer()
                 case .end:
                     finished = true
                     pieces = nil
