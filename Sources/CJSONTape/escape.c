@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// String escaping for the encoder: the bytes of a JSON string's content,
-// escaped as Foundation's JSONEncoder escapes them, 16 bytes at a time
-// (SSE2) or 8 at a time elsewhere. Both writers use it: `_JSONOutput.writeEscaped`
-// (the direct encoder) and `_JSONScalars.append(utf8:)` (the tape).
+// String escaping for the encoder and jq's compact output: the bytes of a
+// JSON string's content, escaped as Foundation's JSONEncoder escapes them
+// (or with DEL escaped too, as jq does), 16 bytes at a time
+// (SSE2) or 8 at a time elsewhere. The encoder's writers use it
+// (`_JSONOutput+Scalars.swift`), and so does `jsonstream -c` writing a value
+// from the tape (`_JQWriter+Tape.swift`).
 #include "CJSONTape.h"
 #include <string.h>
 #if defined(__SSE2__)
@@ -42,18 +44,21 @@ static inline size_t sj_write_escape(unsigned char *to, unsigned char byte) {
 /// clean runs are stored 16 (or 8) bytes at a time, past what they keep.
 /// Reads nothing past `source + length`.
 size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length,
-                        int slashes) {
+                        int flags) {
     unsigned char *d = to;
     size_t i = 0;
+    const int slashes = flags & SJ_ESCAPE_SLASHES, del = flags & SJ_ESCAPE_DEL;
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
     const __m128i slash = _mm_set1_epi8('/'), control = _mm_set1_epi8(0x1F);
+    const __m128i delByte = _mm_set1_epi8(0x7F);
     while (length - i >= 16) {
         __m128i block = _mm_loadu_si128((const __m128i *)(const void *)(source + i));
         __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash));
         // A byte at most 0x1F is its own maximum with 0x1F.
         hits = _mm_or_si128(hits, _mm_cmpeq_epi8(_mm_max_epu8(block, control), control));
         if (slashes) hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, slash));
+        if (del) hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, delByte));
         _mm_storeu_si128((__m128i *)(void *)d, block);
         unsigned mask = (unsigned)_mm_movemask_epi8(hits);
         if (!mask) {
@@ -97,6 +102,10 @@ size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t l
         if (slashes) {
             uint64_t s = word ^ (ones * 0x2F);
             found |= (s - ones) & ~s & highs;
+        }
+        if (del) {
+            uint64_t x = word ^ (ones * 0x7F);
+            found |= (x - ones) & ~x & highs;
         }
         found &= valid;
         memcpy(d, &word, 8);

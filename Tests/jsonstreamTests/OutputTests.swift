@@ -31,7 +31,11 @@ struct OutputTests {
     func identityFromTheTape() async throws {
         let lines = [#"{"a":1,"b":[1,2,{"c":"ünï\u0000cödé 🎉"}],"a":2}"#, "null", "false", "1.000", "1e1000", "-0",
                      "100000000000000000000000000001", #""str\"ing\\/\n""#, "[]", "{}",
-                     #"{"z":{"y":[[[[]]]]},"x":"\u00e9"}"#, #"[1,[2,[3]],{"k":null}]"#]
+                     #"{"z":{"y":[[[[]]]]},"x":"\u00e9"}"#, #"[1,[2,[3]],{"k":null}]"#,
+                     // Escapes before, at and past 16 bytes (the compact writer's SIMD blocks), DEL.
+                     #""\u007f del, \u001f unit; past sixteen bytes: \"q\" \\ \t tab \u007f end""#,
+                     #"{"k\u007f":"v\"","a key longer than sixteen bytes\n":[1.10,1E2,0.0001e-2,-0.0]}"#,
+                     "\"" + String(repeating: "0123456789abcdef", count: 5) + "\\u0001\""]
         let input = lines.joined(separator: "\n") + "\n"
         for options in [[], ["-a"], ["--tab"], ["--indent", "3"], ["--seq"], ["-e"], ["--output", "pretty"]] {
             let copied = try await jsonstream(options + ["."], input: input)

@@ -276,10 +276,17 @@ int sj_parser_move_complete(sj_parser *from, sj_parser *to);
 
 // MARK: - The encoder's strings
 
+/// What `sj_write_escaped` escapes besides `"`, `\` and control characters.
+enum {
+    SJ_ESCAPE_SLASHES = 1,  ///< `/` as `\/` (Foundation's default)
+    SJ_ESCAPE_DEL = 2,      ///< DEL as `\u007f` (jq)
+};
+
 /// Writes `source[0..<length]` escaped as Foundation's JSONEncoder escapes
-/// it (no quotes; `\/` when `slashes`) and returns the bytes written. `to`
+/// it (no quotes; `\/` with SJ_ESCAPE_SLASHES in `flags`; DEL as `\u007f`
+/// with SJ_ESCAPE_DEL, as jq writes it) and returns the bytes written. `to`
 /// needs room for `6 * length + 16` bytes. Reads nothing past the source.
-size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length, int slashes);
+size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length, int flags);
 
 // MARK: - Numbers
 

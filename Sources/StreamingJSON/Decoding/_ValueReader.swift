@@ -24,7 +24,9 @@ import Foundation
 ///     }
 ///
 /// Synchronous and single-pass; memory is bounded as for `JSONElements`.
-package final class _ValueReader {
+/// Safe: it owns its scratch buffer, from creation to release, and reads
+/// the tape only at indexes its stream handed out.
+@safe package final class _ValueReader {
     /// What `next()` found.
     package enum Event {
         /// The next element.
@@ -58,6 +60,9 @@ package final class _ValueReader {
     package private(set) var index = -1
 
     private let stream: _ElementStream
+    /// Where `writeLastElement` writes a compact value before appending it
+    /// whole (`_JQWriter.writeCompactTapeValue`); freed in `deinit`.
+    private var compactScratch = unsafe _Growable<UInt8>(capacity: 4096)
     /// The file, for its compressed position (`bytesRead`); nil for a piece.
     private let source: _ReaderSource?
     /// For the errors it describes (an element over the size limit).
@@ -139,6 +144,10 @@ package final class _ValueReader {
         }
         let stream = options.makeStream(source: source, size: source.size, mode: mode, path: path)
         self.init(stream: stream, source: source, options: options)
+    }
+
+    deinit {
+        unsafe compactScratch.deallocate()
     }
 
     private init(stream: _ElementStream, source: _ReaderSource?, options: _DecodingOptions) {
@@ -260,6 +269,14 @@ package final class _ValueReader {
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         guard let start = elementStart, let local = stream.local(start) else { return }
         let value = inTargetObject ? local + 1 : local
+        if writer.writesCompactFromTape {
+            unsafe compactScratch.removeAll()
+            if unsafe _JQWriter.writeCompactTapeValue(stream.view, at: value, depth: level,
+                                                      into: &compactScratch) != nil {
+                unsafe bytes.append(contentsOf: compactScratch.buffer)
+                return
+            }
+        }
         unsafe writer.writeTapeValue(stream.view, at: value, level: level, into: &bytes)
     }
 

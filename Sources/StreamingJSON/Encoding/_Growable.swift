@@ -45,7 +45,21 @@
         unsafe count += elements.count
     }
 
+    /// Appends what `body` writes at the pointer it is given, at most
+    /// `maximum` elements; `body` returns how many it wrote.
+    @inline(__always)
+    mutating func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<Element>) -> Int) {
+        if unsafe capacity - count < maximum { unsafe grow(toAtLeast: count + maximum) }
+        unsafe count += body(base + count)
+    }
+
     mutating func removeAll() { unsafe count = 0 }
+
+    /// Appends the bytes of `literal` (a byte buffer's convenience).
+    @inline(__always)
+    mutating func append(literal: StaticString) where Element == UInt8 {
+        unsafe append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
 
     @inline(__always)
     mutating func removeLast() { unsafe count -= 1 }

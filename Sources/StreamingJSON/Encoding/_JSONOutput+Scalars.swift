@@ -151,7 +151,7 @@ extension _JSONOutput {
             // and the slack of whole-word stores.
             let d = unsafe reserve(n &* 6 &+ 18)
             unsafe d[0] = UInt8(ascii: "\"")
-            let written = unsafe sj_write_escaped(d + 1, source, n, slashes ? 1 : 0)
+            let written = unsafe sj_write_escaped(d + 1, source, n, slashes ? Int32(SJ_ESCAPE_SLASHES) : 0)
             unsafe d[written &+ 1] = UInt8(ascii: "\"")
             unsafe count &+= written &+ 2
         } else {
@@ -168,7 +168,7 @@ extension _JSONOutput {
         while i < n {
             let take = min(n &- i, chunk)
             let d = unsafe reserve(take &* 6 &+ 17)
-            unsafe count &+= sj_write_escaped(d, source + i, take, slashes ? 1 : 0)
+            unsafe count &+= sj_write_escaped(d, source + i, take, slashes ? Int32(SJ_ESCAPE_SLASHES) : 0)
             i &+= take
         }
         writeByte(UInt8(ascii: "\""))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CJSONTape
 
-// Writing a value straight from the tape, for `jsonstream --jq .`: the same
+// Writing a value straight from the tape, for `jsonstream .`: the same
 // bytes `write(_:)` gives for the `JSONValue` the tape would build, without
 // building it. Only for plain output (no colours, keys in input order); an
 // object with a repeated key is built, so that jq's rule for it (the last
@@ -69,6 +69,83 @@ extension _JQWriter {
             return index + token.size
         }
         return index + 1
+    }
+
+    /// Whether `writeCompactTapeValue` can write with this style: `-c`, plain.
+    package var writesCompactFromTape: Bool { writesFromTape && !style.isPretty && !style.asciiOnly }
+
+    /// `writeTapeValue` for the compact style, into raw memory: the same
+    /// bytes, without an array append (a uniqueness and a capacity check) per
+    /// token, and strings escaped 16 bytes at a time. Returns the index after
+    /// the value, or nil where only `writeTapeValue` writes it as jq would
+    /// (too deep, an object with a repeated key); `out` then holds a part of
+    /// it, for the caller to drop.
+    static func writeCompactTapeValue(_ tape: _TapeView, at index: Int, depth: Int,
+                                      into out: inout _Growable<UInt8>) -> Int? {
+        let token = unsafe tape[index]
+        switch token.kind {
+        case _Kind.null:
+            unsafe out.append(literal: "null")
+        case _Kind.true:
+            unsafe out.append(literal: "true")
+        case _Kind.false:
+            unsafe out.append(literal: "false")
+        case _Kind.number:
+            let literal = unsafe tape.bytes(of: token)
+            if unsafe !JSONNumber.isNotCanonical(literal) {
+                unsafe out.append(contentsOf: literal)
+            } else {
+                var text = unsafe JSONNumber.jqCanonicalLiteral(tape.string(of: token))
+                text.withUTF8 { unsafe out.append(contentsOf: $0) }
+            }
+        case _Kind.string:
+            unsafe appendEscaped(tape.bytes(of: token), to: &out)
+        case _Kind.array where token.count == 0:
+            unsafe out.append(literal: "[]")
+        case _Kind.object where token.count == 0:
+            unsafe out.append(literal: "{}")
+        case _Kind.array:
+            guard depth < Self.depthLimit else { return nil }
+            unsafe out.append(UInt8(ascii: "["))
+            var cursor = index + 1
+            for position in 0..<token.count {
+                if position > 0 { unsafe out.append(UInt8(ascii: ",")) }
+                guard let next = unsafe writeCompactTapeValue(tape, at: cursor, depth: depth + 1, into: &out) else {
+                    return nil
+                }
+                cursor = next
+            }
+            unsafe out.append(UInt8(ascii: "]"))
+            return index + token.size
+        default:  // object
+            guard depth < Self.depthLimit, unsafe Self.hasDistinctKeys(tape, object: index) else { return nil }
+            unsafe out.append(UInt8(ascii: "{"))
+            var cursor = index + 1
+            for position in 0..<token.count {
+                if position > 0 { unsafe out.append(UInt8(ascii: ",")) }
+                unsafe appendEscaped(tape.bytes(of: tape[cursor]), to: &out)
+                unsafe out.append(UInt8(ascii: ":"))
+                guard let next = unsafe writeCompactTapeValue(tape, at: cursor + 1, depth: depth + 1, into: &out) else {
+                    return nil
+                }
+                cursor = next
+            }
+            unsafe out.append(UInt8(ascii: "}"))
+            return index + token.size
+        }
+        return index + 1
+    }
+
+    /// A string as `writeString(utf8:into:)` writes it without `asciiOnly`.
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout _Growable<UInt8>) {
+        // The escaper's room: six bytes a byte at most, and 16 it may store past the end.
+        unsafe out.append(atMost: 6 * utf8.count + 18) { to in
+            unsafe to[0] = UInt8(ascii: "\"")
+            let written = unsafe utf8.baseAddress.map { unsafe sj_write_escaped(to + 1, $0, utf8.count,
+                                                                              Int32(SJ_ESCAPE_DEL)) } ?? 0
+            unsafe to[written + 1] = UInt8(ascii: "\"")
+            return written + 2
+        }
     }
 
     /// Whether the object at `index` has no key twice: pairwise on the tape
