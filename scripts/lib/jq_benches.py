@@ -215,25 +215,20 @@ def report(args, impls, benches, results, notes):
             other, len(values), len(benches), mean))
         return mean
 
-    geomean = geometric_mean(ratios, "jq 1.8.2")
-    jaq_geomean = geometric_mean(jaq_ratios, "jaq 3.1")
+    means = [(geometric_mean(values, other), values, other)
+             for values, other in ((ratios, "jq 1.8.2"), (jaq_ratios, "jaq 3.1"))]
     lines += ["", "Targets:"]
 
     def line(ok, label, detail):
         lines.append("%s %s: %s" % ("PASS" if ok else "FAIL", label, detail))
 
-    label = "geometric mean of jsonstream / jq 1.8.2 <= %.1f" % GEOMEAN_TARGET
-    if geomean is None:
-        line(False, label, "not measured")
-    else:
-        line(geomean <= GEOMEAN_TARGET, label, "%.3f over %d program%s" % (
-            geomean, len(ratios), "" if len(ratios) == 1 else "s"))
-    label = "geometric mean of jsonstream / jaq 3.1 <= %.1f" % GEOMEAN_TARGET
-    if jaq_geomean is None:
-        line(False, label, "not measured")
-    else:
-        line(jaq_geomean <= GEOMEAN_TARGET, label, "%.3f over %d program%s" % (
-            jaq_geomean, len(jaq_ratios), "" if len(jaq_ratios) == 1 else "s"))
+    for mean, values, other in means:
+        label = "geometric mean of jsonstream / %s <= %.1f" % (other, GEOMEAN_TARGET)
+        if mean is None:
+            line(False, label, "not measured")
+        else:
+            line(mean <= GEOMEAN_TARGET, label, "%.3f over %d program%s" % (
+                mean, len(values), "" if len(values) == 1 else "s"))
     label = "no program > %gx jq 1.8.2" % WORST_TARGET
     over = sorted((r, name) for name, r in ratios.items() if r > WORST_TARGET)
     if ratios:
