@@ -60,9 +60,9 @@ import Foundation
     package private(set) var index = -1
 
     private let stream: _ElementStream
-    /// Where `writeLastElement` writes a compact value before appending it
-    /// whole (`_JQWriter.writeCompactTapeValue`); freed in `deinit`.
-    private var compactScratch = unsafe _Growable<UInt8>(capacity: 4096)
+    /// Where `writeLastElement` writes a value from the tape before
+    /// appending it whole (`_JQWriter.writeTapeValue`); freed in `deinit`.
+    private var scratch = unsafe _Growable<UInt8>(capacity: 4096)
     /// The file, for its compressed position (`bytesRead`); nil for a piece.
     private let source: _ReaderSource?
     /// For the errors it describes (an element over the size limit).
@@ -147,7 +147,7 @@ import Foundation
     }
 
     deinit {
-        unsafe compactScratch.deallocate()
+        unsafe scratch.deallocate()
     }
 
     private init(stream: _ElementStream, source: _ReaderSource?, options: _DecodingOptions) {
@@ -269,15 +269,13 @@ import Foundation
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         guard let start = elementStart, let local = stream.local(start) else { return }
         let value = inTargetObject ? local + 1 : local
-        if writer.writesCompactFromTape {
-            unsafe compactScratch.removeAll()
-            if unsafe _JQWriter.writeCompactTapeValue(stream.view, at: value, depth: level,
-                                                      into: &compactScratch) != nil {
-                unsafe bytes.append(contentsOf: compactScratch.buffer)
-                return
-            }
+        unsafe scratch.removeAll()
+        if unsafe _JQWriter.writeTapeValue(stream.view, at: value, level: level, style: writer.style,
+                                           into: &scratch) != nil {
+            unsafe bytes.append(contentsOf: scratch.buffer)
+        } else {
+            unsafe writer.write(builder.value(at: value, in: stream.view), level: level, into: &bytes)
         }
-        unsafe writer.writeTapeValue(stream.view, at: value, level: level, into: &bytes)
     }
 
     /// Whether the element (or member's value) last returned is an array or
