@@ -10,10 +10,11 @@ import CIsal
     static let format = CompressedInputError.Format.gzip
 
     private let state: UnsafeMutablePointer<inflate_state>
-    /// The last member ended; what follows must begin another.
-    private(set) var isAtStreamEnd = false
 
-    init() throws(_DecompressionFailure) {
+    /// The last member ended; what follows must begin another.
+    var isAtStreamEnd: Bool { unsafe state.pointee.block_state == ISAL_BLOCK_FINISH }
+
+    init() {
         unsafe state = .allocate(capacity: 1)
         unsafe state.initialize(to: inflate_state())
         startMember()
@@ -23,7 +24,8 @@ import CIsal
         unsafe state.deallocate()
     }
 
-    /// Ready for a member's header (`isal_inflate_reset` clears the wrapper flag).
+    /// A fresh state, ready for a member's header (the gzip wrapper parsed
+    /// and its trailer checked by ISA-L).
     private func startMember() {
         unsafe isal_inflate_init(state)
         unsafe state.pointee.crc_flag = UInt32(ISAL_GZIP)
@@ -39,7 +41,6 @@ import CIsal
                 return _DecompressionStep(failure: .trailingData)
             }
             startMember()
-            isAtStreamEnd = false
         }
         let availableIn = UInt32(min(input.count, Int(UInt32.max)))
         let availableOut = UInt32(min(output.count, Int(UInt32.max)))
@@ -51,7 +52,6 @@ import CIsal
         let status = unsafe isal_inflate(state)
         let consumed = unsafe Int(availableIn - state.pointee.avail_in)
         let produced = unsafe Int(availableOut - state.pointee.avail_out)
-        if unsafe state.pointee.block_state == ISAL_BLOCK_FINISH { isAtStreamEnd = true }
         return _DecompressionStep(consumed: consumed, produced: produced, failure: check(status))
     }
 

@@ -69,7 +69,7 @@ extension CompressedInputError.Format {
 
     func makeDecompressor() throws(_DecompressionFailure) -> any _Decompressor {
         switch self {
-        case .gzip: return try _GzipDecompressor()
+        case .gzip: return _GzipDecompressor()
         case .zstd: return try _ZstdDecompressor()
         case .bzip2: return try _Bzip2Decompressor()
         case .xz: return try _XZDecompressor()
