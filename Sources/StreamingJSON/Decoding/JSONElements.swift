@@ -160,9 +160,12 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
 
         /// Starts decoding pieces when the elements are `Sendable` and the
         /// input is for pieces. (The source is opened again for one stream
-        /// otherwise: the factory may have read from it.)
+        /// when the input turns out too small or not an array: the factory
+        /// may have read from it. Without threads for pieces, as by default
+        /// on two cores, it is not opened here at all.)
         private mutating func startPieces() -> Bool {
             guard let factory = elements.decodingPieces,
+                  elements.options.pieceThreads(path: elements.path, format: elements.format) != nil,
                   let (source, size) = try? elements.openSource() else { return false }
             pieces = factory(source, size, elements.format, elements.path, elements.options)
             return pieces != nil

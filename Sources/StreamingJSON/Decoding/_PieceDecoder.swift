@@ -50,14 +50,9 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
     /// path, object values, no array at the root); `source` may then have
     /// been read from.
     init?(source: any _ByteSource, size: Int?, format: JSONStreamFormat, path: [String], options: _DecodingOptions) {
-        // By default only past two cores: on two, the pipeline's parsing
-        // thread and the caller's (which it helps by decoding ahead) already
-        // share the work, for less than pieces cost (elements made on one
-        // core and used and freed on another).
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let threads = options.maxThreads ?? (cores > 2 ? cores : 1)
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
-        guard threads > 1, path.isEmpty, format != .objectValues, let size, size >= 2 * pieceSize else { return nil }
+        guard let threads = options.pieceThreads(path: path, format: format),
+              let size, size >= 2 * pieceSize else { return nil }
         let splitter = _PieceSplitter(source: source, format: format, pieceSize: pieceSize)
         guard (try? splitter.prepare()) == true,
               let flow = _PieceFlow<_DecodedPiece>(splitter: splitter, threads: threads, start: Self.startThread,
@@ -119,5 +114,20 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
         stream.keepsPreviousElement = false
         return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
                                             shelvesContainers: true, pathIndexBase: indexBase)
+    }
+}
+
+extension _DecodingOptions {
+    /// The threads that would decode pieces of an input read at `path` in
+    /// `format`, or nil when pieces are not used whatever the input's size:
+    /// known before the input is opened.
+    func pieceThreads(path: [String], format: JSONStreamFormat) -> Int? {
+        // By default only past two cores: on two, the pipeline's parsing
+        // thread and the caller's (which it helps by decoding ahead) already
+        // share the work, for less than pieces cost (elements made on one
+        // core and used and freed on another).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let threads = maxThreads ?? (cores > 2 ? cores : 1)
+        return threads > 1 && path.isEmpty && format != .objectValues ? threads : nil
     }
 }
