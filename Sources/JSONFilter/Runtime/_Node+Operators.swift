@@ -234,8 +234,9 @@ final class _ObjectNode: _Node {
     }
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
-        // One output: built at once, not a member at a time through copies.
-        if isSingle { return try emit(try value(input, frame), _Node.computed(path)) }
+        // One output: built at once by `value` (the default `run`), not a
+        // member at a time through copies.
+        if isSingle { return try super.run(input, path, frame, emit) }
         try construct(at: 0, JSONObject(), input, frame) { object in
             try emit(.object(object), _Node.computed(path))
         }
