@@ -4,7 +4,7 @@ import Foundation
 // shared mutable state; the library only reads them, and we only take their
 // addresses, so the concurrency diagnostics for them are silenced here
 // (which strict memory safety counts as unsafe, hence `@unsafe`).
-@unsafe @preconcurrency import COniguruma
+@unsafe @preconcurrency internal import COniguruma
 import StreamingJSON
 
 /// One capture group of a match, as jq 1.8 reports it: offsets and lengths in

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import COniguruma
+internal import COniguruma
 import StreamingJSON
 
 /// A path into a value, as jq's `path(f)` gives it: keys, indices and

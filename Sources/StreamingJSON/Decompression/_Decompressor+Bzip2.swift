@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CBzip2
+internal import CBzip2
 
 /// bzip2 through libbz2. Streams one after another (pbzip2, `cat`) decompress
 /// as one input, as `bzip2 -d` does.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CIsal
+internal import CIsal
 
 /// gzip through ISA-L's `isal_inflate`, which parses the member's header,
 /// inflates and checks the CRC-32 and length in its trailer. Members written

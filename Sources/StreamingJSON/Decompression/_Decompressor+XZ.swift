@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CLzma
+internal import CLzma
 
 /// xz through liblzma. Streams one after another decompress as one input
 /// (`LZMA_CONCATENATED`), as `xz -d` does.

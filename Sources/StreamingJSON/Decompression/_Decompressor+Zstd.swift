@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import CZstd
+internal import CZstd
 
 /// zstd through libzstd's streaming decoder. Frames one after another, and
 /// skippable frames, decompress as one input, as `zstd -d` does.
