@@ -246,6 +246,7 @@ def build_rows(args, scratch):
 
 
 BASELINE = "@baseline"
+NOT_IN_BASELINE = "not in the baseline build (its usage error: a newer mode or option)"
 
 
 def with_baseline_twins(args, rows):
@@ -274,7 +275,8 @@ def baseline_table(by_key, problems):
             continue
         row = by_key[key[:-len(BASELINE)]]
         if not (row.ok and twin.ok):
-            lines.append("| %s | FAILED | | | |" % row.name.replace("|", "\\|"))
+            status = "not in the baseline" if twin.failed == NOT_IN_BASELINE else "FAILED"
+            lines.append("| %s | %s | | | |" % (row.name.replace("|", "\\|"), status))
             continue
         same = "-"
         if row.output and twin.output:
@@ -315,6 +317,12 @@ def report(args, scratch):
                 row.record(seconds, peak, out)
             except (CommandFailed, OSError, KeyError, ValueError) as error:
                 row.failed = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                if row.key.endswith(BASELINE) and not row.seconds and getattr(error, "status", None) == 2:
+                    # A usage error on its first run: a mode or option newer
+                    # than the baseline build, not a failure of this one.
+                    row.failed = NOT_IN_BASELINE
+                    print("  %s: not in the baseline build" % row.name, file=sys.stderr, flush=True)
+                    continue
                 problems.append("%s: %s" % (row.name, str(error).strip()))
                 print("FAILED %s: %s" % (row.name, error), file=sys.stderr, flush=True)
                 continue
@@ -461,7 +469,8 @@ def tables(args, rows, by_key):
         for row in members:
             name = row.name.replace("|", "\\|")
             if not row.ok:
-                lines.append("| %s | FAILED | | | | | %s |" % (name, (row.failed or "no run").replace("|", "\\|")))
+                status, reason = ("-", row.failed) if row.failed == NOT_IN_BASELINE else ("FAILED", row.failed or "no run")
+                lines.append("| %s | %s | | | | | %s |" % (name, status, reason.replace("|", "\\|")))
                 continue
             percent = "%.0f%%" % (100 * row.mbps / ceiling.mbps) if ceiling is not None and ceiling.ok else "-"
             pair = by_key.get("jq-" + row.key[3:]) if section.startswith("jq-") and row.key.startswith("js-") else None

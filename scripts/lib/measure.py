@@ -15,9 +15,10 @@ class CommandFailed(SystemExit):
     does not catch it stops with the message, as before; scripts/compare
     catches it, fails that row and goes on with the others."""
 
-    def __init__(self, message, command):
+    def __init__(self, message, command, status=None):
         super().__init__(message)
         self.command = command
+        self.status = status  # the exit status
 
 
 def parse_fields(out):
@@ -51,7 +52,7 @@ def measure(command, stdin_path=None, stdout_path=None):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         raise CommandFailed("command failed (%d): %s\n%s" % (code, " ".join(command), err.decode(errors="replace")),
-                            command)
+                            command, status=code)
     peak = usage.ru_maxrss / 1024 if sys.platform != "darwin" else usage.ru_maxrss / 1048576
     return seconds, peak, out.decode(errors="replace") if out is not None else None
 
