@@ -66,6 +66,7 @@ static inline int sj_element_end(sj_parser *p) {
     if (p->tape.elementCount == p->tape.elementCapacity &&
         !sj_grow((void **)&p->tape.elements, &p->tape.elementCapacity, p->tape.elementCount + 1, sizeof(sj_element)))
         return sj_fail(p, SJ_ERROR_MEMORY, p->tape.currentPosition);
+    p->tape.current.end = p->location.boundary;  // every callback sets it before recording
     p->tape.elements[p->tape.elementCount++] = p->tape.current;
     p->tape.completeEnd.token = (uint32_t)p->tape.tokenCount;
     p->tape.completeEnd.arena = (uint32_t)p->tape.arenaCount;

@@ -199,6 +199,7 @@ size_t sj_parser_drop_elements(sj_parser *p, size_t count) {
     for (size_t i = 0; i < kept; i++) {
         p->tape.elements[i].token = p->tape.elements[count + i].token - cut.token;
         p->tape.elements[i].arena = p->tape.elements[count + i].arena - cut.arena;
+        p->tape.elements[i].end = p->tape.elements[count + i].end;
     }
     p->tape.elementCount = kept;
     p->tape.current.token -= cut.token;
@@ -289,6 +290,7 @@ int sj_parser_move_complete(sj_parser *from, sj_parser *to) {
     for (size_t i = 0; i < elements; i++) {
         to->tape.elements[to->tape.elementCount + i].token = from->tape.elements[i].token + tokenShift;
         to->tape.elements[to->tape.elementCount + i].arena = from->tape.elements[i].arena + arenaShift;
+        to->tape.elements[to->tape.elementCount + i].end = from->tape.elements[i].end;
     }
     to->tape.tokenCount += tokens;
     to->tape.arenaCount += bytes;

@@ -105,6 +105,7 @@ typedef struct sj_token {
 typedef struct sj_element {
     uint32_t token;   // index of the element's first token
     uint32_t arena;   // arena offset where its bytes start
+    uint64_t end;     // absolute offset just past its last byte in the input
 } sj_element;
 
 typedef struct sj_frame {

@@ -79,6 +79,13 @@ import Foundation
     package var buildsValues = true
     /// Following roots: between the marks of a target object.
     private var inTargetObject = false
+    /// A piece's bytes and the input offset of the first (`init(piece:)`):
+    /// where `writeLastElement` copies an element's text from.
+    private var pieceText: (bytes: Data, offset: UInt64)?
+    /// For `_JQWriter.verbatimLength`.
+    private let maxDepth: Int
+    /// Elements `writeLastElement` copied from the input's text.
+    package private(set) var elementsCopied = 0
 
     /// Reads the file at `path`. `beforeBlockingRead` is as for a descriptor:
     /// the path may name a pipe (`<(command)`). `onOneThread`: parse and
@@ -123,6 +130,7 @@ import Foundation
         let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, limits: options.limits,
                                     origin: piece.origin)
         self.init(stream: stream, source: nil, options: options)
+        pieceText = (piece.bytes, piece.origin.byteOffset)
     }
 
     /// Reads `source`, which starts at `origin` in the input, on the calling
@@ -156,6 +164,7 @@ import Foundation
         self.stream = stream
         stream.keepsPreviousElement = false  // an element is done with when the next is asked for
         decoder = _TapeDecoder(stream: stream, options: options)
+        maxDepth = options.limits.maxDepth
     }
 
     private static func options(limits: _ParserLimits, projection: _Projection?) -> _DecodingOptions {
@@ -268,6 +277,7 @@ import Foundation
     /// have been built (`buildsValues`), as `writer` would write it at `level`.
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         guard let start = elementStart, let local = stream.local(start) else { return }
+        if !inTargetObject, writer.writesVerbatim, appendText(ofElementAt: local, into: &bytes) { return }
         let value = inTargetObject ? local + 1 : local
         unsafe scratch.removeAll()
         if unsafe _JQWriter.writeTapeValue(stream.view, at: value, level: level, style: writer.style,
@@ -276,6 +286,25 @@ import Foundation
         } else {
             unsafe writer.write(builder.value(at: value, in: stream.view), level: level, into: &bytes)
         }
+    }
+
+    /// Appends the input text of the element last returned, at `local`, when
+    /// it is what `writeTapeValue` would write (`_JQWriter+Verbatim.swift`);
+    /// false when it appended nothing. Only a piece keeps its text.
+    private func appendText(ofElementAt local: Int, into bytes: inout [UInt8]) -> Bool {
+        guard let pieceText, let end = stream.elementEnd(ordinal - 1) else { return false }
+        let view = unsafe stream.view
+        let start = unsafe view[local].position
+        guard start >= pieceText.offset, end >= start, end - pieceText.offset <= UInt64(pieceText.bytes.count),
+              let length = unsafe _JQWriter.verbatimLength(view, at: local, maxDepth: maxDepth),
+              UInt64(length) <= end - start else { return false }
+        let from = Int(start - pieceText.offset), to = Int(end - pieceText.offset)
+        let copied = unsafe pieceText.bytes.withUnsafeBytes { text in
+            unsafe _JQWriter.appendVerbatim(UnsafeRawBufferPointer(rebasing: text[from..<to]), length: length,
+                                            into: &bytes)
+        }
+        if copied { elementsCopied += 1 }
+        return copied
     }
 
     /// Whether the element (or member's value) last returned is an array or

@@ -212,6 +212,13 @@ import Foundation
         }
     }
 
+    /// Absolute input offset just past element `ordinal`'s last byte, when
+    /// it is still on the tape; reads nothing.
+    func elementEnd(_ ordinal: Int) -> UInt64? {
+        guard let parser, ordinal >= firstOrdinal, ordinal < firstOrdinal + parser.elementCount else { return nil }
+        return unsafe parser.elementEnd(ordinal - firstOrdinal)
+    }
+
     /// Whether element `ordinal` exists, reading as far as needed.
     func hasElement(_ ordinal: Int) throws -> Bool {
         switch try element(ordinal) {

@@ -238,6 +238,9 @@ extension _ParseOutcome {
     /// `index` must be below `elementCount`.
     @unsafe func elementStart(_ index: Int) -> Int { unsafe Int(state.pointee.tape.elements[index].token) }
 
+    /// Absolute input offset just past complete element `index`'s last byte.
+    @unsafe func elementEnd(_ index: Int) -> UInt64 { unsafe state.pointee.tape.elements[index].end }
+
     /// Drops the `count` oldest complete elements (at most `elementCount`);
     /// returns the tokens dropped.
     @unsafe func dropElements(_ count: Int) -> Int { unsafe sj_parser_drop_elements(state, count) }

@@ -106,7 +106,7 @@ extension _JQWriter {
 
     /// Whether the object at `index` has no key twice: pairwise on the tape
     /// for a few keys, a set of their bytes for many.
-    private static func hasDistinctKeys(_ tape: _TapeView, object index: Int) -> Bool {
+    static func hasDistinctKeys(_ tape: _TapeView, object index: Int) -> Bool {
         let count = unsafe tape[index].count
         guard count > 1 else { return true }
         if count > 32 {
