@@ -81,6 +81,8 @@ extension JSONStreamRun {
                 continue
             case (.selected(let members), let reader?):
                 succeeded = try applySelecting(element, reader: reader, members: members)
+            case (.member(let path), let reader?):
+                succeeded = try applyMember(path, element: element, reader: reader)
             default:
                 succeeded = try apply(to: element.value, at: element.location)
             }
@@ -98,6 +100,10 @@ extension JSONStreamRun {
         /// The program is `select(C)`: `C` runs on the element built with only
         /// these members; each output is the element, copied from the tape.
         case selected(_Projection)
+        /// The program is a path of member names (`.brewery.name`): its one
+        /// output is found and copied on the tape; the filter runs only where
+        /// it fails (`JSONFilter.memberPath`).
+        case member([[UInt8]])
     }
 
     var elementOutput: ElementOutput {
@@ -105,7 +111,10 @@ extension JSONStreamRun {
         // or sorted keys), no file splitting or limit, values from a reader.
         guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
                 && !options.rawInput && !makesEvents && split == nil && options.limit == nil
-                && !options.rawOutput && !options.joinOutput && !options.rawOutput0 else { return .filtered }
+                && !options.rawOutput0 else { return .filtered }
+        // A member path also with raw strings (`jq -r .name`).
+        if let path = filter.memberPath { return .member(path.map { Array($0.utf8) }) }
+        guard !options.rawOutput && !options.joinOutput else { return .filtered }
         if filter.isIdentity { return .copied }
         if projection == nil, let members = filter.selectionMembers { return .selected(_Projection(members)) }
         return .filtered
@@ -124,6 +133,20 @@ extension JSONStreamRun {
             elementFailed(error.description, at: element.location)
         }
         return false
+    }
+
+    /// `apply(to:at:)` for a member path: its value written from the tape,
+    /// or the filter run on the element where the path meets neither an
+    /// object nor `null`.
+    private func applyMember(_ path: [[UInt8]], element: InputElement, reader: _ValueReader) throws -> Bool {
+        guard let isFalseOrNull = formatter.append(member: path, from: reader, into: &sink.buffer) else {
+            return try apply(to: reader.lastElementValue(keeping: nil), at: element.location)
+        }
+        counters.resultsOut += 1
+        exitRule.result(isFalseOrNull: isFalseOrNull)
+        if sink.flushesEachResult, streams.outputIsTerminal { progress?.clear() }
+        try sink.resultEnded()
+        return true
     }
 
     /// `emit(_:)` for the element `reader` returned last, from its tape.

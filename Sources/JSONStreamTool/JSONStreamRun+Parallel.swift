@@ -109,6 +109,15 @@ final class PieceWorker: @unchecked Sendable {
                     formatter.append(from: reader, into: &result.output)
                     result.results += 1
                 }
+            case .member(let path):
+                if formatter.append(member: path, from: reader, into: &result.output) != nil {
+                    result.results += 1
+                } else {
+                    try filter.apply(to: reader.lastElementValue(keeping: nil), context: context) { value in
+                        try formatter.append(value, into: &result.output)
+                        result.results += 1
+                    }
+                }
             case .filtered:
                 try filter.apply(to: value, context: context) { value in
                     try formatter.append(value, into: &result.output)

@@ -106,6 +106,15 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         #expect(try JSONFilter("keys").observedMembers == nil)
         #expect(try JSONFilter(".a as $x | .").observedMembers == nil)
     }
+
+    @Test func memberPaths() throws {
+        #expect(try JSONFilter(".name").memberPath == ["name"])
+        #expect(try JSONFilter(".brewery.name").memberPath == ["brewery", "name"])
+        #expect(try JSONFilter(#".a | ."b c" | .["d"]"#).memberPath == ["a", "b c", "d"])
+        for program in [".", ".a?", ".a[0]", ".[]", ".a.b?", "{a}", ".a, .b", ".[\"a\", \"b\"]", "$__loc__", ".a // 1"] {
+            #expect(try JSONFilter(program).memberPath == nil, "\(program)")
+        }
+    }
 }
 
 /// jq 1.8.2 itself, when at hand ($JQ182, the cache of scripts/lib/references.sh,

@@ -117,4 +117,29 @@ extension JSONFilter {
         guard case .call("select", let arguments, _) = root, arguments.count == 1 else { return nil }
         return _Demand.of(arguments[0], output: .whole).members
     }
+
+    /// For a program that is a path of member names (`.brewery.name`,
+    /// `.a | ."b"`), the names in order; nil for any other program, and for
+    /// `.`. Its one output is the member at that path: `null` where a
+    /// member is missing or the value is `null`, and its error (the program
+    /// run as usual) where a value on the way is neither an object nor
+    /// `null`.
+    package var memberPath: [String]? {
+        guard let path = Self.memberPath(of: root), !path.isEmpty else { return nil }
+        return path
+    }
+
+    private static func memberPath(of filter: _Filter) -> [String]? {
+        switch filter {
+        case .identity:
+            return []
+        case .index(let target, .literal(.string(let name))):
+            return memberPath(of: target).map { $0 + [name] }
+        case .pipe(let first, let second):
+            guard let head = memberPath(of: first), let tail = memberPath(of: second) else { return nil }
+            return head + tail
+        default:
+            return nil
+        }
+    }
 }
