@@ -81,8 +81,8 @@ extension JSONStreamRun {
                 continue
             case (.selected(let members), let reader?):
                 succeeded = try applySelecting(element, reader: reader, members: members)
-            case (.member(let path), let reader?):
-                succeeded = try applyMember(path, element: element, reader: reader)
+            case (.members(let layout, let selection), let reader?):
+                succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader)
             default:
                 succeeded = try apply(to: element.value, at: element.location)
             }
@@ -100,10 +100,28 @@ extension JSONStreamRun {
         /// The program is `select(C)`: `C` runs on the element built with only
         /// these members; each output is the element, copied from the tape.
         case selected(_Projection)
-        /// The program is a path of member names (`.brewery.name`): its one
-        /// output is found and copied on the tape; the filter runs only where
-        /// it fails (`JSONFilter.memberPath`).
-        case member([[UInt8]])
+        /// The program's outputs are made of member paths (`.brewery.name`,
+        /// `select(C) | {name, style}`): found and copied on the tape, as
+        /// many as `selection` (if any) has outputs on the element built
+        /// with only the members it reads; the filter runs only where a path
+        /// fails (`JSONFilter.memberProgram`).
+        case members(_MemberLayout, selection: Selection?)
+    }
+
+    /// A path of an output made of member paths met a value that is neither
+    /// an object nor `null`: the filter runs on the element for its error.
+    struct MembersNeedFilter: Error {}
+
+    /// `select(C)` before outputs made of member paths, and the members `C`
+    /// reads (nil: it may read the whole element).
+    struct Selection {
+        let filter: JSONFilter
+        let members: _Projection?
+
+        init(_ filter: JSONFilter) {
+            self.filter = filter
+            members = filter.selectionMembers.map(_Projection.init)
+        }
     }
 
     var elementOutput: ElementOutput {
@@ -112,8 +130,11 @@ extension JSONStreamRun {
         guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
                 && !options.rawInput && !makesEvents && split == nil && options.limit == nil
                 && !options.rawOutput0 else { return .filtered }
-        // A member path also with raw strings (`jq -r .name`).
-        if let path = filter.memberPath { return .member(path.map { Array($0.utf8) }) }
+        // Member paths also with raw strings (`jq -r .name`).
+        if let program = filter.memberProgram {
+            return .members(_MemberLayout(keys: program.keys, paths: program.paths),
+                            selection: program.selection.map(Selection.init))
+        }
         guard !options.rawOutput && !options.joinOutput else { return .filtered }
         if filter.isIdentity { return .copied }
         if projection == nil, let members = filter.selectionMembers { return .selected(_Projection(members)) }
@@ -135,18 +156,40 @@ extension JSONStreamRun {
         return false
     }
 
-    /// `apply(to:at:)` for a member path: its value written from the tape,
-    /// or the filter run on the element where the path meets neither an
-    /// object nor `null`.
-    private func applyMember(_ path: [[UInt8]], element: InputElement, reader: _ValueReader) throws -> Bool {
-        guard let isFalseOrNull = formatter.append(member: path, from: reader, into: &sink.buffer) else {
+    /// `apply(to:at:)` for outputs made of member paths: written from the
+    /// tape, once per output of `selection` (once without one); the filter
+    /// runs on the element instead where a path meets neither an object nor
+    /// `null` (known at the first output, before anything is written).
+    private func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
+                              reader: _ValueReader) throws -> Bool {
+        do {
+            guard let selection else {
+                try emitMembers(layout, from: reader)
+                return true
+            }
+            let reduced = reader.lastElementValue(keeping: selection.members)
+            try selection.filter.apply(to: reduced, context: context) { _ in try self.emitMembers(layout, from: reader) }
+            return true
+        } catch is MembersNeedFilter {
             return try apply(to: reader.lastElementValue(keeping: nil), at: element.location)
+        } catch let error as JSONFilterError {
+            elementFailed(error.message, at: element.location)
+        } catch let error as ResultFormatter.Problem {
+            elementFailed(error.description, at: element.location)
+        }
+        return false
+    }
+
+    /// `emit(_:)` for the output `layout` makes of the element `reader`
+    /// returned last; throws `MembersNeedFilter` when the filter is to run.
+    private func emitMembers(_ layout: _MemberLayout, from reader: _ValueReader) throws {
+        guard let isFalseOrNull = formatter.append(members: layout, from: reader, into: &sink.buffer) else {
+            throw MembersNeedFilter()
         }
         counters.resultsOut += 1
         exitRule.result(isFalseOrNull: isFalseOrNull)
         if sink.flushesEachResult, streams.outputIsTerminal { progress?.clear() }
         try sink.resultEnded()
-        return true
     }
 
     /// `emit(_:)` for the element `reader` returned last, from its tape.

@@ -53,7 +53,12 @@ final class PieceWorker: @unchecked Sendable {
         filter = try run.filter.independentCopy()
         context.namedArguments = run.context.namedArguments
         formatter = run.formatter
-        layout = run.elementOutput
+        // Its own copy of a selection, as of the filter.
+        if case .members(let members, let selection?) = run.elementOutput {
+            layout = .members(members, selection: JSONStreamRun.Selection(try selection.filter.independentCopy()))
+        } else {
+            layout = run.elementOutput
+        }
         limits = run.options.limits
         projection = run.projection
         skips = run.options.errorPolicy == .skip
@@ -109,10 +114,21 @@ final class PieceWorker: @unchecked Sendable {
                     formatter.append(from: reader, into: &result.output)
                     result.results += 1
                 }
-            case .member(let path):
-                if formatter.append(member: path, from: reader, into: &result.output) != nil {
-                    result.results += 1
-                } else {
+            case .members(let layout, let selection):
+                do {
+                    func emit(_: JSONValue) throws {
+                        guard formatter.append(members: layout, from: reader, into: &result.output) != nil else {
+                            throw JSONStreamRun.MembersNeedFilter()
+                        }
+                        result.results += 1
+                    }
+                    if let selection {
+                        try selection.filter.apply(to: reader.lastElementValue(keeping: selection.members),
+                                                   context: context, emit: emit)
+                    } else {
+                        try emit(.null)
+                    }
+                } catch is JSONStreamRun.MembersNeedFilter {
                     try filter.apply(to: reader.lastElementValue(keeping: nil), context: context) { value in
                         try formatter.append(value, into: &result.output)
                         result.results += 1

@@ -155,18 +155,18 @@ struct ResultFormatter {
         return false
     }
 
-    /// The member at `path` of the value `reader` returned last, written
-    /// from its tape as one result (not with `--raw-output0`, whose check
-    /// for NUL is `append(_:into:)`'s): whether it is `false` or `null`; nil,
-    /// with nothing written, when the filter is to run on the value instead
-    /// (`_ValueReader.MemberWriting.needsFilter`).
-    mutating func append(member path: [[UInt8]], from reader: _ValueReader, into bytes: inout [UInt8]) -> Bool? {
+    /// The output `layout` makes of the value `reader` returned last,
+    /// written from its tape as one result (not with `--raw-output0`, whose
+    /// check for NUL is `append(_:into:)`'s): whether it is `false` or
+    /// `null`; nil, with nothing written, when the filter is to run on the
+    /// value instead (`_ValueReader.MemberWriting.needsFilter`).
+    mutating func append(members layout: _MemberLayout, from reader: _ValueReader, into bytes: inout [UInt8]) -> Bool? {
         let mark = bytes.count
         if seq { bytes.append(0x1E) }
         // jq prints `-r -a` strings quoted and escaped.
         let rawStrings = raw && !writer.style.asciiOnly
-        guard case .written(let isFalseOrNull) = reader.writeLastElementMember(
-            path, with: writer, level: 0, rawStrings: rawStrings, into: &bytes) else {
+        guard case .written(let isFalseOrNull) = reader.writeLastElementMembers(
+            layout, with: writer, level: 0, rawStrings: rawStrings, into: &bytes) else {
             bytes.removeSubrange(mark...)
             return nil
         }

@@ -115,6 +115,22 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
             #expect(try JSONFilter(program).memberPath == nil, "\(program)")
         }
     }
+
+    @Test func memberPrograms() throws {
+        let object = try #require(try JSONFilter(#"{name, city: .brewery.city, "all": .}"#).memberProgram)
+        #expect(object.selection == nil)
+        #expect(object.keys == ["name", "city", "all"])
+        #expect(object.paths == [["name"], ["brewery", "city"], []])
+        let selected = try #require(try JSONFilter("select(.abv > 8) | {name, style}").memberProgram)
+        #expect(try selected.selection?.apply(to: ["abv": 9]) == [["abv": 9]])
+        #expect(try selected.selection?.apply(to: ["abv": 7]) == [])
+        #expect(selected.keys == ["name", "style"])
+        #expect(try JSONFilter("select(.a) | .b.c").memberProgram?.paths == [["b", "c"]])
+        for program in ["{a: 1}", "{a: .x, a: .y}", "{(.k): .v}", "{$__loc__}", "{a: .b[0]}", "select(.a) | {a} | .a",
+                        "select(.a) | .[]", "select(.a)", "."] {
+            #expect(try JSONFilter(program).memberProgram == nil, "\(program)")
+        }
+    }
 }
 
 /// jq 1.8.2 itself, when at hand ($JQ182, the cache of scripts/lib/references.sh,

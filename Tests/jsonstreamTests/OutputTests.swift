@@ -69,21 +69,24 @@ struct OutputTests {
         }
     }
 
-    /// A member path (`.a.b`) is found on the tape and its value copied;
-    /// `first(.a.b)` builds it: the same bytes, errors and exit status, where a
-    /// member is missing, repeated, `null`, or under a value that is neither
-    /// an object nor `null` (the filter's error).
-    @Test("A member path copied from the tape prints what the filter prints")
+    /// A member path (`.a.b`), an object of them (`{k, b: .a.b}`), either
+    /// after `select(C)`, is written from the tape; `F | . as $x | $x` builds it:
+    /// the same bytes, errors and exit status, where a member is missing,
+    /// repeated, `null`, or under a value that is neither an object nor
+    /// `null` (the filter's error), and where `select` gives two outputs.
+    @Test("Member paths copied from the tape print what the filter prints")
     func memberPathFromTheTape() async throws {
         let input = [#"{"a":{"b":"é","c":[1,{"d":2}]},"k":1}"#, #"{"a":{"b":1,"b":{"x":[true]}}}"#,
                      #"{"a":{}}"#, #"{"a":null}"#, #"{"a":{"b":false}}"#, #"{"a":"text"}"#, #"{"a":[1]}"#,
                      "null", "5", #"{"a":{"b":"\u007f\n"}, "a":{"b":2}}"#, #"{"":{"b":3}}"#,
                      #"{"a":{"b":1.000,"c":1E2}}"#].joined(separator: "\n") + "\n"
-        for filter in [".a.b", ".a", ".a.c", ".missing.b", #".a | ."b""#, #"."".b"#] {
+        for filter in [".a.b", ".a", ".a.c", ".missing.b", #".a | ."b""#, #"."".b"#, "{k, b: .a.b, e: .}",
+                       "select(.k) | {k, c: .a.c}", "select(.a.b) | .a.b", "select(.a | type == \"object\") | {b: .a.b}",
+                       "select(.k, .k) | {k}", "{}"] {
             for options in [[], ["-a"], ["--seq"], ["-e"], ["--indent", "1"], ["--on-error", "skip"], ["-r"], ["-j"],
                             ["-r", "-a"], ["--raw-output0"]] {
                 let copied = try await jsonstream(options + [filter], input: input)
-                let built = try await jsonstream(options + ["first(\(filter))"], input: input)
+                let built = try await jsonstream(options + ["\(filter) | . as $x | $x"], input: input)
                 #expect(copied.output == built.output, "\(filter) \(options)")
                 #expect(copied.stderr == built.stderr, "\(filter) \(options)")
                 #expect(copied.status == built.status, "\(filter) \(options)")

@@ -129,6 +129,39 @@ extension JSONFilter {
         return path
     }
 
+    /// For a program whose outputs are made of member paths of its input —
+    /// a path (`.brewery.name`), an object of paths (`{name, city:
+    /// .brewery.city}`), either after `select(C)` — what it is made of; nil
+    /// for any other program. A caller may write such outputs from the input
+    /// as it has it, running `selection` (on the members it observes) for
+    /// how many there are, and the program itself wherever a path meets a
+    /// value that is neither an object nor `null` (for its error).
+    package var memberProgram: JSONFilterMemberProgram? {
+        var selection: JSONFilter?
+        var rest = root
+        if case .pipe(let first, let second) = root, case .call("select", let arguments, _) = first,
+           arguments.count == 1 {
+            var parsed = origin.parsed
+            parsed.filter = first
+            guard let compiled = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
+            selection = compiled
+            rest = second
+        }
+        if let path = Self.memberPath(of: rest), !path.isEmpty {
+            return JSONFilterMemberProgram(selection: selection, keys: nil, paths: [path])
+        }
+        guard case .object(let entries) = rest else { return nil }
+        var keys: [String] = []
+        var paths: [[String]] = []
+        for entry in entries {
+            guard case .name(let key) = entry.key, !keys.contains(key),
+                  let path = Self.memberPath(of: entry.value) else { return nil }
+            keys.append(key)
+            paths.append(path)
+        }
+        return JSONFilterMemberProgram(selection: selection, keys: keys, paths: paths)
+    }
+
     private static func memberPath(of filter: _Filter) -> [String]? {
         switch filter {
         case .identity:
@@ -142,4 +175,14 @@ extension JSONFilter {
             return nil
         }
     }
+}
+
+/// What `JSONFilter.memberProgram` found a program to be made of.
+package struct JSONFilterMemberProgram: Sendable {
+    /// `select(C)`, compiled alone, when the program starts with it.
+    package let selection: JSONFilter?
+    /// The object's keys, in order; nil when the output is the one path.
+    package let keys: [String]?
+    /// The member path of each key (or the one path); `[]` is the input.
+    package let paths: [[String]]
 }

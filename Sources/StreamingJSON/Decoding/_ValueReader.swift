@@ -59,7 +59,7 @@ import Foundation
     /// element the error is in.
     package private(set) var index = -1
 
-    private let stream: _ElementStream
+    let stream: _ElementStream
     /// Where `writeLastElement` writes a value from the tape before
     /// appending it whole (`_JQWriter.writeTapeValue`); freed in `deinit`.
     private var scratch = unsafe _Growable<UInt8>(capacity: 4096)
@@ -72,13 +72,13 @@ import Foundation
     /// The stream's own numbering, which skips lost JSON Lines values.
     private var ordinal = 0
     /// Absolute tape index of the last element returned as a value.
-    private var elementStart: Int?
+    private(set) var elementStart: Int?
     private var finished = false
     /// When false, elements and members are parsed and counted but not
     /// built: `.value(.null)`, `.member("", .null)` stand for them.
     package var buildsValues = true
     /// Following roots: between the marks of a target object.
-    private var inTargetObject = false
+    private(set) var inTargetObject = false
     /// A piece's bytes and the input offset of the first (`init(piece:)`):
     /// where `writeLastElement` copies an element's text from.
     private var pieceText: (bytes: Data, offset: UInt64)?
@@ -281,71 +281,8 @@ import Foundation
         write(at: inTargetObject ? local + 1 : local, with: writer, level: level, into: &bytes)
     }
 
-    /// What `writeLastElementMember` did.
-    package enum MemberWriting {
-        /// The member's value was written; whether it is `false` or `null`.
-        case written(isFalseOrNull: Bool)
-        /// A value on the path is neither an object nor `null`: nothing was
-        /// written, and the filter, run on the value, says what is wrong.
-        case needsFilter
-    }
-
-    /// Writes the member at `path` (member names, in order) of the element
-    /// last returned as `.a.b` reads it, found on the tape without building
-    /// anything: of repeated names the last (the value jq keeps), and `null`
-    /// for a missing member or one under `null`. `rawStrings`: a string is
-    /// written as its text (`-r`).
-    package func writeLastElementMember(_ path: [[UInt8]], with writer: _JQWriter, level: Int, rawStrings: Bool,
-                                        into bytes: inout [UInt8]) -> MemberWriting {
-        guard let start = elementStart, let local = stream.local(start) else { return .needsFilter }
-        let view = unsafe stream.view
-        var index = inTargetObject ? local + 1 : local
-        for name in path {
-            let token = unsafe view[index]
-            if token.kind == _Kind.object, let member = unsafe lastMember(named: name, of: index, in: view) {
-                index = member
-                continue
-            }
-            guard token.kind == _Kind.object || token.kind == _Kind.null else { return .needsFilter }
-            writer.write(.null, level: level, into: &bytes)
-            return .written(isFalseOrNull: true)
-        }
-        let token = unsafe view[index]
-        if rawStrings && token.kind == _Kind.string {
-            unsafe bytes.append(contentsOf: view.bytes(of: token))
-        } else {
-            write(at: index, with: writer, level: level, into: &bytes)
-        }
-        return .written(isFalseOrNull: token.kind == _Kind.false || token.kind == _Kind.null)
-    }
-
-    /// The tape index of the value of the last member named `name` of the
-    /// object at `object`, if it has one.
-    private func lastMember(named name: [UInt8], of object: Int, in view: _TapeView) -> Int? {
-        var found: Int?
-        var key = object &+ 1
-        let count = unsafe view[object].count
-        for _ in 0..<count {
-            let token = unsafe view[key]
-            let start = unsafe view.start(of: token)
-            if token.length == name.count, unsafe Self.equal(name, start) {
-                found = key &+ 1
-            }
-            key = unsafe view.member(after: key)
-        }
-        return found
-    }
-
-    /// Whether the `name.count` bytes at `bytes` are `name`.
-    private static func equal(_ name: [UInt8], _ bytes: UnsafePointer<UInt8>) -> Bool {
-        unsafe name.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            return unsafe _equalBytes(base, bytes, buffer.count)
-        }
-    }
-
     /// Writes the value at tape index `value` as `writer` would write it.
-    private func write(at value: Int, with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
+    func write(at value: Int, with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         unsafe scratch.removeAll()
         if unsafe _JQWriter.writeTapeValue(stream.view, at: value, level: level, style: writer.style,
                                            into: &scratch) != nil {

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CJSONTape
+
+// Outputs made of member paths (`.brewery.name`, `{name, city:
+// .brewery.city}`), found and written on the tape without building the
+// element (`jsonstream`; see `JSONFilter.memberProgram`).
+extension _ValueReader {
+    /// What `writeLastElementMembers` did.
+    package enum MemberWriting {
+        /// The member's value was written; whether it is `false` or `null`.
+        case written(isFalseOrNull: Bool)
+        /// A value on the path is neither an object nor `null`: nothing was
+        /// written, and the filter, run on the value, says what is wrong.
+        case needsFilter
+    }
+
+    /// Writes the output `layout` makes of the element last returned, from
+    /// the tape, without building anything: each path as `.a.b` reads it
+    /// (of repeated names the last, the value jq keeps; `null` for a missing
+    /// member or one under `null`). `rawStrings`: a string that is the whole
+    /// output is written as its text (`-r`).
+    package func writeLastElementMembers(_ layout: _MemberLayout, with writer: _JQWriter, level: Int,
+                                         rawStrings: Bool, into bytes: inout [UInt8]) -> MemberWriting {
+        guard let root = lastElementIndex else { return .needsFilter }
+        let view = unsafe stream.view
+        guard let keys = layout.keys else {
+            guard let found = unsafe member(layout.paths[0], from: root, in: view) else { return .needsFilter }
+            return unsafe write(found, with: writer, level: level, rawStrings: rawStrings, in: view, into: &bytes)
+        }
+        // Every path found before anything is written (-1: `null`).
+        return unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+            for position in keys.indices {
+                guard let value = unsafe member(layout.paths[position], from: root, in: view) else { return .needsFilter }
+                unsafe found[position] = value ?? -1
+            }
+            writer.beginContainer(isObject: true, into: &bytes)
+            for (position, key) in keys.enumerated() {
+                writer.writeContainerMemberStart(key: key, first: position == 0, into: &bytes)
+                let value = unsafe found[position]
+                _ = unsafe write(value < 0 ? nil : value, with: writer, level: level + 1, rawStrings: false, in: view,
+                                 into: &bytes)
+            }
+            writer.endContainer(isObject: true, isEmpty: keys.isEmpty, into: &bytes)
+            return .written(isFalseOrNull: false)
+        }
+    }
+
+    /// The tape index of the element (or member's value) last returned.
+    private var lastElementIndex: Int? {
+        guard let start = elementStart, let local = stream.local(start) else { return nil }
+        return inTargetObject ? local + 1 : local
+    }
+
+    /// The value at `path` from the value at `root`: its tape index, `.some(nil)`
+    /// for `null`, nil where a value on the way is neither an object nor `null`.
+    private func member(_ path: [[UInt8]], from root: Int, in view: _TapeView) -> Int?? {
+        var index = root
+        for name in path {
+            let kind = unsafe view[index].kind
+            if kind == _Kind.object, let member = unsafe lastMember(named: name, of: index, in: view) {
+                index = member
+                continue
+            }
+            guard kind == _Kind.object || kind == _Kind.null else { return nil }
+            return .some(nil)
+        }
+        return index
+    }
+
+    /// Writes the value at `index` (nil: `null`).
+    private func write(_ index: Int?, with writer: _JQWriter, level: Int, rawStrings: Bool, in view: _TapeView,
+                       into bytes: inout [UInt8]) -> MemberWriting {
+        guard let index else {
+            writer.write(.null, level: level, into: &bytes)
+            return .written(isFalseOrNull: true)
+        }
+        let token = unsafe view[index]
+        if rawStrings && token.kind == _Kind.string {
+            unsafe bytes.append(contentsOf: view.bytes(of: token))
+        } else {
+            write(at: index, with: writer, level: level, into: &bytes)
+        }
+        return .written(isFalseOrNull: token.kind == _Kind.false || token.kind == _Kind.null)
+    }
+
+    /// The tape index of the value of the last member named `name` of the
+    /// object at `object`, if it has one.
+    private func lastMember(named name: [UInt8], of object: Int, in view: _TapeView) -> Int? {
+        var found: Int?
+        var key = object &+ 1
+        let count = unsafe view[object].count
+        for _ in 0..<count {
+            let token = unsafe view[key]
+            let start = unsafe view.start(of: token)
+            if token.length == name.count, unsafe Self.equal(name, start) {
+                found = key &+ 1
+            }
+            key = unsafe view.member(after: key)
+        }
+        return found
+    }
+
+    /// Whether the `name.count` bytes at `bytes` are `name`.
+    private static func equal(_ name: [UInt8], _ bytes: UnsafePointer<UInt8>) -> Bool {
+        unsafe name.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            return unsafe _equalBytes(base, bytes, buffer.count)
+        }
+    }
+}
+
+/// An output made of member paths of an element (`.brewery.name`, `{name,
+/// city: .brewery.city}`), for `_ValueReader.writeLastElementMembers`.
+package struct _MemberLayout: Sendable {
+    /// The object's keys, in order; nil when the output is the one path.
+    package let keys: [String]?
+    /// The member names of each path, as UTF-8; `[]` is the element.
+    package let paths: [[[UInt8]]]
+
+    package init(keys: [String]?, paths: [[String]]) {
+        self.keys = keys
+        self.paths = paths.map { $0.map { Array($0.utf8) } }
+    }
+}
