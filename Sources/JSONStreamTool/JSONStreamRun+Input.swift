@@ -132,7 +132,7 @@ extension JSONStreamRun {
                 && !options.rawOutput0 else { return .filtered }
         // Member paths also with raw strings (`jq -r .name`).
         if let program = filter.memberProgram {
-            return .members(_MemberLayout(keys: program.keys, paths: program.paths),
+            return .members(_MemberLayout(keys: program.keys, paths: program.paths, lengths: program.lengths),
                             selection: program.selection.map(Selection.init))
         }
         guard !options.rawOutput && !options.joinOutput else { return .filtered }

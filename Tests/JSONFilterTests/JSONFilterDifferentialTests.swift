@@ -126,7 +126,11 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         #expect(try selected.selection?.apply(to: ["abv": 7]) == [])
         #expect(selected.keys == ["name", "style"])
         #expect(try JSONFilter("select(.a) | .b.c").memberProgram?.paths == [["b", "c"]])
+        let lengths = try #require(try JSONFilter("{id, n: (.tags | length)}").memberProgram)
+        #expect(lengths.paths == [["id"], ["tags"]])
+        #expect(lengths.lengths == [false, true])
         for program in ["{a: 1}", "{a: .x, a: .y}", "{(.k): .v}", "{$__loc__}", "{a: .b[0]}", "select(.a) | {a} | .a",
+                        "{a: (.b | tostring)}", "{a: (.b | keys)}", "length",
                         "select(.a) | .[]", "select(.a)", "."] {
             #expect(try JSONFilter(program).memberProgram == nil, "\(program)")
         }

@@ -69,8 +69,8 @@ struct OutputTests {
         }
     }
 
-    /// A member path (`.a.b`), an object of them (`{k, b: .a.b}`), either
-    /// after `select(C)`, is written from the tape; `F | . as $x | $x` builds it:
+    /// A member path (`.a.b`, also `.a.b | length`), an object of them
+    /// (`{k, b: .a.b}`), either after `select(C)`, is written from the tape; `F | . as $x | $x` builds it:
     /// the same bytes, errors and exit status, where a member is missing,
     /// repeated, `null`, or under a value that is neither an object nor
     /// `null` (the filter's error), and where `select` gives two outputs.
@@ -82,7 +82,8 @@ struct OutputTests {
                      #"{"a":{"b":1.000,"c":1E2}}"#].joined(separator: "\n") + "\n"
         for filter in [".a.b", ".a", ".a.c", ".missing.b", #".a | ."b""#, #"."".b"#, "{k, b: .a.b, e: .}",
                        "select(.k) | {k, c: .a.c}", "select(.a.b) | .a.b", "select(.a | type == \"object\") | {b: .a.b}",
-                       "select(.k, .k) | {k}", "{}"] {
+                       "select(.k, .k) | {k}", "{}", ".a | length", "{n: (.a.b | length), c: (.a.c | length)}",
+                       "select(.k) | {l: (.a | length), m: (.missing | length)}"] {
             for options in [[], ["-a"], ["--seq"], ["-e"], ["--indent", "1"], ["--on-error", "skip"], ["-r"], ["-j"],
                             ["-r", "-a"], ["--raw-output0"]] {
                 let copied = try await jsonstream(options + [filter], input: input)

@@ -147,19 +147,29 @@ extension JSONFilter {
             selection = compiled
             rest = second
         }
-        if let path = Self.memberPath(of: rest), !path.isEmpty {
-            return JSONFilterMemberProgram(selection: selection, keys: nil, paths: [path])
+        if let (path, length) = Self.memberValue(of: rest), !path.isEmpty {
+            return JSONFilterMemberProgram(selection: selection, keys: nil, paths: [path], lengths: [length])
         }
         guard case .object(let entries) = rest else { return nil }
         var keys: [String] = []
         var paths: [[String]] = []
+        var lengths: [Bool] = []
         for entry in entries {
             guard case .name(let key) = entry.key, !keys.contains(key),
-                  let path = Self.memberPath(of: entry.value) else { return nil }
+                  let (path, length) = Self.memberValue(of: entry.value) else { return nil }
             keys.append(key)
             paths.append(path)
+            lengths.append(length)
         }
-        return JSONFilterMemberProgram(selection: selection, keys: keys, paths: paths)
+        return JSONFilterMemberProgram(selection: selection, keys: keys, paths: paths, lengths: lengths)
+    }
+
+    /// A member path, or one followed by `| length`.
+    private static func memberValue(of filter: _Filter) -> (path: [String], length: Bool)? {
+        if case .pipe(let first, .call("length", let arguments, _)) = filter, arguments.isEmpty {
+            return memberPath(of: first).map { ($0, true) }
+        }
+        return memberPath(of: filter).map { ($0, false) }
     }
 
     private static func memberPath(of filter: _Filter) -> [String]? {
@@ -185,4 +195,6 @@ package struct JSONFilterMemberProgram: Sendable {
     package let keys: [String]?
     /// The member path of each key (or the one path); `[]` is the input.
     package let paths: [[String]]
+    /// Whether each path is followed by `| length`.
+    package let lengths: [Bool]
 }

@@ -24,24 +24,51 @@ extension _ValueReader {
         guard let root = lastElementIndex else { return .needsFilter }
         let view = unsafe stream.view
         guard let keys = layout.keys else {
-            guard let found = unsafe member(layout.paths[0], from: root, in: view) else { return .needsFilter }
+            guard let found = unsafe resolve(0, of: layout, from: root, in: view) else { return .needsFilter }
             return unsafe write(found, with: writer, level: level, rawStrings: rawStrings, in: view, into: &bytes)
         }
-        // Every path found before anything is written (-1: `null`).
-        return unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
-            for position in keys.indices {
-                guard let value = unsafe member(layout.paths[position], from: root, in: view) else { return .needsFilter }
-                unsafe found[position] = value ?? -1
+        // Every path found before anything is written.
+        for position in keys.indices where unsafe resolve(position, of: layout, from: root, in: view) == nil {
+            return .needsFilter
+        }
+        writer.beginContainer(isObject: true, into: &bytes)
+        for (position, key) in keys.enumerated() {
+            writer.writeContainerMemberStart(key: key, first: position == 0, into: &bytes)
+            if let found = unsafe resolve(position, of: layout, from: root, in: view) {
+                _ = unsafe write(found, with: writer, level: level + 1, rawStrings: false, in: view, into: &bytes)
             }
-            writer.beginContainer(isObject: true, into: &bytes)
-            for (position, key) in keys.enumerated() {
-                writer.writeContainerMemberStart(key: key, first: position == 0, into: &bytes)
-                let value = unsafe found[position]
-                _ = unsafe write(value < 0 ? nil : value, with: writer, level: level + 1, rawStrings: false, in: view,
-                                 into: &bytes)
-            }
-            writer.endContainer(isObject: true, isEmpty: keys.isEmpty, into: &bytes)
-            return .written(isFalseOrNull: false)
+        }
+        writer.endContainer(isObject: true, isEmpty: keys.isEmpty, into: &bytes)
+        return .written(isFalseOrNull: false)
+    }
+
+    /// What one path of a layout gives.
+    private enum Found: Equatable {
+        /// The value at a tape index; nil: `null`.
+        case value(Int?)
+        /// `path | length`, computed on the tape.
+        case length(Int)
+    }
+
+    /// Path `position` of `layout` from the value at `root`; nil where the
+    /// filter must run: a value on the way is neither an object nor `null`,
+    /// or `length` of a value whose length is not read on the tape (a
+    /// number, a boolean, an object with a repeated key).
+    private func resolve(_ position: Int, of layout: _MemberLayout, from root: Int, in view: _TapeView) -> Found? {
+        guard let found = unsafe member(layout.paths[position], from: root, in: view) else { return nil }
+        guard layout.lengths[position] else { return .value(found) }
+        guard let index = found else { return .length(0) }
+        let token = unsafe view[index]
+        switch token.kind {
+        case _Kind.array:
+            return .length(token.count)
+        case _Kind.object:
+            return unsafe _JQWriter.hasDistinctKeys(view, object: index) ? .length(token.count) : nil
+        case _Kind.string:
+            // Unicode scalars: the bytes that do not continue one.
+            return unsafe .length(view.bytes(of: token).reduce(0) { $0 &+ ($1 & 0xC0 == 0x80 ? 0 : 1) })
+        default:
+            return nil
         }
     }
 
@@ -67,9 +94,17 @@ extension _ValueReader {
         return index
     }
 
-    /// Writes the value at `index` (nil: `null`).
-    private func write(_ index: Int?, with writer: _JQWriter, level: Int, rawStrings: Bool, in view: _TapeView,
+    /// Writes what a path found.
+    private func write(_ found: Found, with writer: _JQWriter, level: Int, rawStrings: Bool, in view: _TapeView,
                        into bytes: inout [UInt8]) -> MemberWriting {
+        let index: Int?
+        switch found {
+        case .length(let length):
+            bytes.append(contentsOf: String(length).utf8)
+            return .written(isFalseOrNull: false)
+        case .value(let value):
+            index = value
+        }
         guard let index else {
             writer.write(.null, level: level, into: &bytes)
             return .written(isFalseOrNull: true)
@@ -116,9 +151,12 @@ package struct _MemberLayout: Sendable {
     package let keys: [String]?
     /// The member names of each path, as UTF-8; `[]` is the element.
     package let paths: [[[UInt8]]]
+    /// Whether each path is followed by `| length`.
+    package let lengths: [Bool]
 
-    package init(keys: [String]?, paths: [[String]]) {
+    package init(keys: [String]?, paths: [[String]], lengths: [Bool]) {
         self.keys = keys
         self.paths = paths.map { $0.map { Array($0.utf8) } }
+        self.lengths = lengths
     }
 }
