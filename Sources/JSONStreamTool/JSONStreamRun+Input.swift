@@ -108,12 +108,9 @@ extension JSONStreamRun {
         case members(_MemberLayout, selection: Selection?)
     }
 
-    /// A path of an output made of member paths met a value that is neither
-    /// an object nor `null`: the filter runs on the element for its error.
-    struct MembersNeedFilter: Error {}
-
     /// `select(C)` before outputs made of member paths, and the members `C`
-    /// reads (nil: it may read the whole element).
+    /// reads (nil: it may read the whole element). `elementOutput` compiles
+    /// it each time it is read, so each worker thread's is its own.
     struct Selection {
         let filter: JSONFilter
         let members: _Projection?
@@ -121,6 +118,25 @@ extension JSONStreamRun {
         init(_ filter: JSONFilter) {
             self.filter = filter
             members = filter.selectionMembers.map(_Projection.init)
+        }
+    }
+
+    /// Makes the outputs of member paths for the element `reader` returned
+    /// last: `write` once per output of `selection` (once without one).
+    /// False, with nothing written, where `write` is (a path met a value
+    /// that is neither an object nor `null`: the filter is to run on the
+    /// element instead, which the first output already shows).
+    static func forEachMembersOutput(of reader: _ValueReader, selection: Selection?, context: JSONFilterContext,
+                                     write: () throws -> Bool) throws -> Bool {
+        struct NeedsFilter: Error {}
+        guard let selection else { return try write() }
+        do {
+            try selection.filter.apply(to: reader.lastElementValue(keeping: selection.members), context: context) { _ in
+                guard try write() else { throw NeedsFilter() }
+            }
+            return true
+        } catch is NeedsFilter {
+            return false
         }
     }
 
@@ -157,39 +173,36 @@ extension JSONStreamRun {
     }
 
     /// `apply(to:at:)` for outputs made of member paths: written from the
-    /// tape, once per output of `selection` (once without one); the filter
-    /// runs on the element instead where a path meets neither an object nor
-    /// `null` (known at the first output, before anything is written).
+    /// tape (`forEachMembersOutput`), or the filter run on the element where
+    /// a path meets neither an object nor `null`.
     private func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
                               reader: _ValueReader) throws -> Bool {
+        let written: Bool
         do {
-            guard let selection else {
-                try emitMembers(layout, from: reader)
-                return true
+            written = try Self.forEachMembersOutput(of: reader, selection: selection, context: context) {
+                try self.emitMembers(layout, from: reader)
             }
-            let reduced = reader.lastElementValue(keeping: selection.members)
-            try selection.filter.apply(to: reduced, context: context) { _ in try self.emitMembers(layout, from: reader) }
-            return true
-        } catch is MembersNeedFilter {
-            return try apply(to: reader.lastElementValue(keeping: nil), at: element.location)
         } catch let error as JSONFilterError {
             elementFailed(error.message, at: element.location)
+            return false
         } catch let error as ResultFormatter.Problem {
             elementFailed(error.description, at: element.location)
+            return false
         }
-        return false
+        return try written || apply(to: reader.lastElementValue(keeping: nil), at: element.location)
     }
 
     /// `emit(_:)` for the output `layout` makes of the element `reader`
-    /// returned last; throws `MembersNeedFilter` when the filter is to run.
-    private func emitMembers(_ layout: _MemberLayout, from reader: _ValueReader) throws {
+    /// returned last; false, with nothing written, when the filter is to run.
+    private func emitMembers(_ layout: _MemberLayout, from reader: _ValueReader) throws -> Bool {
         guard let isFalseOrNull = formatter.append(members: layout, from: reader, into: &sink.buffer) else {
-            throw MembersNeedFilter()
+            return false
         }
         counters.resultsOut += 1
         exitRule.result(isFalseOrNull: isFalseOrNull)
         if sink.flushesEachResult, streams.outputIsTerminal { progress?.clear() }
         try sink.resultEnded()
+        return true
     }
 
     /// `emit(_:)` for the element `reader` returned last, from its tape.

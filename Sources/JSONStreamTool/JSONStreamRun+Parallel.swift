@@ -53,12 +53,7 @@ final class PieceWorker: @unchecked Sendable {
         filter = try run.filter.independentCopy()
         context.namedArguments = run.context.namedArguments
         formatter = run.formatter
-        // Its own copy of a selection, as of the filter.
-        if case .members(let members, let selection?) = run.elementOutput {
-            layout = .members(members, selection: JSONStreamRun.Selection(try selection.filter.independentCopy()))
-        } else {
-            layout = run.elementOutput
-        }
+        layout = run.elementOutput
         limits = run.options.limits
         projection = run.projection
         skips = run.options.errorPolicy == .skip
@@ -115,20 +110,15 @@ final class PieceWorker: @unchecked Sendable {
                     result.results += 1
                 }
             case .members(let layout, let selection):
-                do {
-                    func emit(_: JSONValue) throws {
-                        guard formatter.append(members: layout, from: reader, into: &result.output) != nil else {
-                            throw JSONStreamRun.MembersNeedFilter()
-                        }
-                        result.results += 1
+                let written = try JSONStreamRun.forEachMembersOutput(of: reader, selection: selection,
+                                                                     context: context) {
+                    guard formatter.append(members: layout, from: reader, into: &result.output) != nil else {
+                        return false
                     }
-                    if let selection {
-                        try selection.filter.apply(to: reader.lastElementValue(keeping: selection.members),
-                                                   context: context, emit: emit)
-                    } else {
-                        try emit(.null)
-                    }
-                } catch is JSONStreamRun.MembersNeedFilter {
+                    result.results += 1
+                    return true
+                }
+                if !written {
                     try filter.apply(to: reader.lastElementValue(keeping: nil), context: context) { value in
                         try formatter.append(value, into: &result.output)
                         result.results += 1

@@ -108,12 +108,14 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     @Test func memberPaths() throws {
-        #expect(try JSONFilter(".name").memberPath == ["name"])
-        #expect(try JSONFilter(".brewery.name").memberPath == ["brewery", "name"])
-        #expect(try JSONFilter(#".a | ."b c" | .["d"]"#).memberPath == ["a", "b c", "d"])
-        for program in [".", ".a?", ".a[0]", ".[]", ".a.b?", "{a}", ".a, .b", ".[\"a\", \"b\"]", "$__loc__", ".a // 1"] {
-            #expect(try JSONFilter(program).memberPath == nil, "\(program)")
+        #expect(try JSONFilter(".name").memberProgram?.paths == [["name"]])
+        #expect(try JSONFilter(".brewery.name").memberProgram?.paths == [["brewery", "name"]])
+        #expect(try JSONFilter(#".a | ."b c" | .["d"]"#).memberProgram?.paths == [["a", "b c", "d"]])
+        #expect(try JSONFilter(".name").memberProgram?.keys == nil)
+        for program in [".", ".a?", ".a[0]", ".[]", ".a.b?", ".a, .b", ".[\"a\", \"b\"]", "$__loc__", ".a // 1"] {
+            #expect(try JSONFilter(program).memberProgram == nil, "\(program)")
         }
+        #expect(try JSONFilter("{a}").memberProgram?.keys == ["a"])
     }
 
     @Test func memberPrograms() throws {

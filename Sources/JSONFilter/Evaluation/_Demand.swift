@@ -118,21 +118,10 @@ extension JSONFilter {
         return _Demand.of(arguments[0], output: .whole).members
     }
 
-    /// For a program that is a path of member names (`.brewery.name`,
-    /// `.a | ."b"`), the names in order; nil for any other program, and for
-    /// `.`. Its one output is the member at that path: `null` where a
-    /// member is missing or the value is `null`, and its error (the program
-    /// run as usual) where a value on the way is neither an object nor
-    /// `null`.
-    package var memberPath: [String]? {
-        guard let path = Self.memberPath(of: root), !path.isEmpty else { return nil }
-        return path
-    }
-
     /// For a program whose outputs are made of member paths of its input —
-    /// a path (`.brewery.name`), an object of paths (`{name, city:
-    /// .brewery.city}`), either after `select(C)` — what it is made of; nil
-    /// for any other program. A caller may write such outputs from the input
+    /// a path (`.brewery.name`, `.a | ."b"`), a path's `length`, an object
+    /// of these (`{name, city: .brewery.city}`), either after `select(C)` —
+    /// what it is made of; nil for any other program, and for `.`. A caller may write such outputs from the input
     /// as it has it, running `selection` (on the members it observes) for
     /// how many there are, and the program itself wherever a path meets a
     /// value that is neither an object nor `null` (for its error).
@@ -172,6 +161,7 @@ extension JSONFilter {
         return memberPath(of: filter).map { ($0, false) }
     }
 
+    /// The names of a path of member names; `[]` for `.`.
     private static func memberPath(of filter: _Filter) -> [String]? {
         switch filter {
         case .identity:

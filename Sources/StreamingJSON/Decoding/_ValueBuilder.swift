@@ -45,10 +45,7 @@ struct _ValueBuilder {
         var cursor = index + 1
         for _ in unsafe 0..<tape[index].count {
             let token = unsafe tape[cursor]
-            let kept = members.names.contains { name in
-                unsafe name.count == token.length
-                    && name.withUnsafeBufferPointer { unsafe _equalBytes($0.baseAddress!, tape.start(of: token), token.length) }
-            }
+            let kept = members.names.contains { unsafe tape.text(of: token, equals: $0) }
             if kept {
                 unsafe object[self.key(at: cursor, in: tape)] = unsafe value(at: cursor + 1, in: tape)
             }

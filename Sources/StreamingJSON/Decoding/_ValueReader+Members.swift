@@ -28,22 +28,24 @@ extension _ValueReader {
             return unsafe write(found, with: writer, level: level, rawStrings: rawStrings, in: view, into: &bytes)
         }
         // Every path found before anything is written.
-        for position in keys.indices where unsafe resolve(position, of: layout, from: root, in: view) == nil {
-            return .needsFilter
-        }
-        writer.beginContainer(isObject: true, into: &bytes)
-        for (position, key) in keys.enumerated() {
-            writer.writeContainerMemberStart(key: key, first: position == 0, into: &bytes)
-            if let found = unsafe resolve(position, of: layout, from: root, in: view) {
-                _ = unsafe write(found, with: writer, level: level + 1, rawStrings: false, in: view, into: &bytes)
+        return unsafe withUnsafeTemporaryAllocation(of: Found.self, capacity: keys.count) { found in
+            for position in keys.indices {
+                guard let value = unsafe resolve(position, of: layout, from: root, in: view) else { return .needsFilter }
+                unsafe found.initializeElement(at: position, to: value)
             }
+            writer.beginContainer(isObject: true, into: &bytes)
+            for (position, key) in keys.enumerated() {
+                writer.writeContainerMemberStart(key: key, first: position == 0, into: &bytes)
+                _ = unsafe write(found[position], with: writer, level: level + 1, rawStrings: false, in: view,
+                                 into: &bytes)
+            }
+            writer.endContainer(isObject: true, isEmpty: keys.isEmpty, into: &bytes)
+            return .written(isFalseOrNull: false)
         }
-        writer.endContainer(isObject: true, isEmpty: keys.isEmpty, into: &bytes)
-        return .written(isFalseOrNull: false)
     }
 
     /// What one path of a layout gives.
-    private enum Found: Equatable {
+    private enum Found {
         /// The value at a tape index; nil: `null`.
         case value(Int?)
         /// `path | length`, computed on the tape.
@@ -70,12 +72,6 @@ extension _ValueReader {
         default:
             return nil
         }
-    }
-
-    /// The tape index of the element (or member's value) last returned.
-    private var lastElementIndex: Int? {
-        guard let start = elementStart, let local = stream.local(start) else { return nil }
-        return inTargetObject ? local + 1 : local
     }
 
     /// The value at `path` from the value at `root`: its tape index, `.some(nil)`
@@ -125,22 +121,10 @@ extension _ValueReader {
         var key = object &+ 1
         let count = unsafe view[object].count
         for _ in 0..<count {
-            let token = unsafe view[key]
-            let start = unsafe view.start(of: token)
-            if token.length == name.count, unsafe Self.equal(name, start) {
-                found = key &+ 1
-            }
+            if unsafe view.text(of: view[key], equals: name) { found = key &+ 1 }
             key = unsafe view.member(after: key)
         }
         return found
-    }
-
-    /// Whether the `name.count` bytes at `bytes` are `name`.
-    private static func equal(_ name: [UInt8], _ bytes: UnsafePointer<UInt8>) -> Bool {
-        unsafe name.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            return unsafe _equalBytes(base, bytes, buffer.count)
-        }
     }
 }
 

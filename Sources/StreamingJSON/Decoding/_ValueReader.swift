@@ -72,13 +72,13 @@ import Foundation
     /// The stream's own numbering, which skips lost JSON Lines values.
     private var ordinal = 0
     /// Absolute tape index of the last element returned as a value.
-    private(set) var elementStart: Int?
+    private var elementStart: Int?
     private var finished = false
     /// When false, elements and members are parsed and counted but not
     /// built: `.value(.null)`, `.member("", .null)` stand for them.
     package var buildsValues = true
     /// Following roots: between the marks of a target object.
-    private(set) var inTargetObject = false
+    private var inTargetObject = false
     /// A piece's bytes and the input offset of the first (`init(piece:)`):
     /// where `writeLastElement` copies an element's text from.
     private var pieceText: (bytes: Data, offset: UInt64)?
@@ -276,9 +276,17 @@ import Foundation
     /// Writes the element (or member's value) last returned, which may not
     /// have been built (`buildsValues`), as `writer` would write it at `level`.
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
-        guard let start = elementStart, let local = stream.local(start) else { return }
-        if !inTargetObject, writer.writesVerbatim, appendText(ofElementAt: local, into: &bytes) { return }
-        write(at: inTargetObject ? local + 1 : local, with: writer, level: level, into: &bytes)
+        guard let index = lastElementIndex else { return }
+        // A member's value has no text of its own on the tape's elements.
+        if !inTargetObject, writer.writesVerbatim, appendText(ofElementAt: index, into: &bytes) { return }
+        write(at: index, with: writer, level: level, into: &bytes)
+    }
+
+    /// The tape index of the element (or, following roots, the member's
+    /// value) last returned; nil before the first or once it is dropped.
+    var lastElementIndex: Int? {
+        guard let start = elementStart, let local = stream.local(start) else { return nil }
+        return inTargetObject ? local + 1 : local
     }
 
     /// Writes the value at tape index `value` as `writer` would write it.
@@ -292,15 +300,15 @@ import Foundation
         }
     }
 
-    /// Appends the input text of the element last returned, at `local`, when
+    /// Appends the input text of the element last returned, at `index`, when
     /// it is what `writeTapeValue` would write (`_JQWriter+Verbatim.swift`);
     /// false when it appended nothing. Only a piece keeps its text.
-    private func appendText(ofElementAt local: Int, into bytes: inout [UInt8]) -> Bool {
+    private func appendText(ofElementAt index: Int, into bytes: inout [UInt8]) -> Bool {
         guard let pieceText, let end = stream.elementEnd(ordinal - 1) else { return false }
         let view = unsafe stream.view
-        let start = unsafe view[local].position
+        let start = unsafe view[index].position
         guard start >= pieceText.offset, end >= start, end - pieceText.offset <= UInt64(pieceText.bytes.count),
-              let length = unsafe _JQWriter.verbatimLength(view, at: local, maxDepth: maxDepth),
+              let length = unsafe _JQWriter.verbatimLength(view, at: index, maxDepth: maxDepth),
               UInt64(length) <= end - start else { return false }
         let from = Int(start - pieceText.offset), to = Int(end - pieceText.offset)
         let copied = unsafe pieceText.bytes.withUnsafeBytes { text in
@@ -314,30 +322,29 @@ import Foundation
     /// Whether the element (or member's value) last returned is an array or
     /// object with something in it; read on the tape, whether built or not.
     package var lastElementIsNonEmptyContainer: Bool {
-        guard let start = elementStart, let local = stream.local(start) else { return false }
-        let token = unsafe stream.view[inTargetObject ? local + 1 : local]
+        guard let index = lastElementIndex else { return false }
+        let token = unsafe stream.view[index]
         return (token.kind == _Kind.array || token.kind == _Kind.object) && token.count > 0
     }
 
     /// Whether the element (or member's value) last returned is `false` or
     /// `null`; read on the tape, whether built or not.
     package var lastElementIsFalseOrNull: Bool {
-        guard let start = elementStart, let local = stream.local(start) else { return false }
-        let kind = unsafe stream.view[inTargetObject ? local + 1 : local].kind
+        guard let index = lastElementIndex else { return false }
+        let kind = unsafe stream.view[index].kind
         return kind == _Kind.false || kind == _Kind.null
     }
 
     /// What the element last returned is, as messages name it ("a number").
     package var lastElementKind: String {
-        guard let start = elementStart, let local = stream.local(start) else { return "nothing" }
-        return unsafe _describeKind(stream.view[inTargetObject ? local + 1 : local].kind)
+        guard let index = lastElementIndex else { return "nothing" }
+        return unsafe _describeKind(stream.view[index].kind)
     }
 
     /// The element (or member's value) last returned, built now from the
     /// tape; an object with only the members in `members` (nil: all).
     package func lastElementValue(keeping members: _Projection?) -> JSONValue {
-        guard let start = elementStart, let local = stream.local(start) else { return .null }
-        let index = inTargetObject ? local + 1 : local
+        guard let index = lastElementIndex else { return .null }
         return unsafe builder.value(at: index, in: stream.view, keeping: members)
     }
 

@@ -48,6 +48,16 @@ internal import CJSONTape
     @inline(__always)
     func string(of token: sj_token) -> String { unsafe String(decoding: bytes(of: token), as: UTF8.self) }
 
+    /// Whether the text of a string, key or number token is `name`.
+    @inline(__always)
+    func text(of token: sj_token, equals name: [UInt8]) -> Bool {
+        guard token.length == name.count else { return false }
+        return unsafe name.withUnsafeBufferPointer { name in
+            guard let base = name.baseAddress else { return true }
+            return unsafe _equalBytes(base, start(of: token), name.count)
+        }
+    }
+
     /// The index of the next member's key, after the member whose key is at `key`.
     @inline(__always)
     func member(after key: Int) -> Int { unsafe key &+ 1 &+ tokens[key &+ 1].size }
