@@ -47,6 +47,8 @@ class Row:
         self.label = label or name.split(" ")[0]
         self.seconds, self.bytes, self.peaks, self.fields = [], [], [], []
         self.failed = None
+        # A baseline twin whose build lacks the row's mode or option.
+        self.absent = False
         self.check = ""
 
     def record(self, seconds, peak, out):
@@ -246,7 +248,6 @@ def build_rows(args, scratch):
 
 
 BASELINE = "@baseline"
-NOT_IN_BASELINE = "not in the baseline build (its usage error: a newer mode or option)"
 
 
 def with_baseline_twins(args, rows):
@@ -275,7 +276,7 @@ def baseline_table(by_key, problems):
             continue
         row = by_key[key[:-len(BASELINE)]]
         if not (row.ok and twin.ok):
-            status = "not in the baseline" if twin.failed == NOT_IN_BASELINE else "FAILED"
+            status = "not in the baseline" if twin.absent else "FAILED"
             lines.append("| %s | %s | | | |" % (row.name.replace("|", "\\|"), status))
             continue
         same = "-"
@@ -320,7 +321,8 @@ def report(args, scratch):
                 if row.key.endswith(BASELINE) and not row.seconds and getattr(error, "status", None) == 2:
                     # A usage error on its first run: a mode or option newer
                     # than the baseline build, not a failure of this one.
-                    row.failed = NOT_IN_BASELINE
+                    row.failed = "not in the baseline build (its usage error: a newer mode or option)"
+                    row.absent = True
                     print("  %s: not in the baseline build" % row.name, file=sys.stderr, flush=True)
                     continue
                 problems.append("%s: %s" % (row.name, str(error).strip()))
@@ -469,7 +471,7 @@ def tables(args, rows, by_key):
         for row in members:
             name = row.name.replace("|", "\\|")
             if not row.ok:
-                status, reason = ("-", row.failed) if row.failed == NOT_IN_BASELINE else ("FAILED", row.failed or "no run")
+                status, reason = ("-", row.failed) if row.absent else ("FAILED", row.failed or "no run")
                 lines.append("| %s | %s | | | | | %s |" % (name, status, reason.replace("|", "\\|")))
                 continue
             percent = "%.0f%%" % (100 * row.mbps / ceiling.mbps) if ceiling is not None and ceiling.ok else "-"
