@@ -79,8 +79,8 @@ extension JSONStreamRun {
             case (.copied, let reader?):
                 try emitFromTape(reader)
                 continue
-            case (.selected(let members), let reader?):
-                succeeded = try applySelecting(element, reader: reader, members: members)
+            case (.selected(let selection), let reader?):
+                succeeded = try applySelecting(element, reader: reader, selection: selection)
             case (.members(let layout, let selection), let reader?):
                 succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader)
             default:
@@ -97,9 +97,10 @@ extension JSONStreamRun {
         case filtered
         /// The program is `.`: the element is its one result, copied from the tape.
         case copied
-        /// The program is `select(C)`: `C` runs on the element built with only
-        /// these members; each output is the element, copied from the tape.
-        case selected(_Projection)
+        /// The program is `select(C)`, decided on the tape or run on the
+        /// element built with only the members `C` reads; each output is the
+        /// element, copied from the tape.
+        case selected(Selection)
         /// The program's outputs are made of member paths (`.brewery.name`,
         /// `select(C) | {name, style}`): found and copied on the tape, as
         /// many as `selection` (if any) has outputs on the element built
@@ -108,16 +109,37 @@ extension JSONStreamRun {
         case members(_MemberLayout, selection: Selection?)
     }
 
-    /// `select(C)` before outputs made of member paths, and the members `C`
-    /// reads (nil: it may read the whole element). `elementOutput` compiles
-    /// it each time it is read, so each worker thread's is its own.
+    /// A program `select(C)`, before outputs made of member paths or alone;
+    /// `elementOutput` compiles it each time it is read, so each worker
+    /// thread's is its own.
     struct Selection {
         let filter: JSONFilter
+        /// The members `C` reads (nil: it may read the whole element).
         let members: _Projection?
+        /// `C` when it reads only member paths, alone or compared with constants.
+        let condition: JSONFilterCondition?
+        /// The condition's paths, as UTF-8.
+        let conditionPaths: [[[UInt8]]]
 
         init(_ filter: JSONFilter) {
             self.filter = filter
             members = filter.selectionMembers.map(_Projection.init)
+            condition = filter.selectionCondition
+            conditionPaths = condition?.paths.map { $0.map { Array($0.utf8) } } ?? []
+        }
+
+        /// Runs `select(C)` on the element `reader` returned last: `output`
+        /// once per output. A condition of member paths is decided on the
+        /// tape; otherwise (or where a path meets a value that is neither an
+        /// object nor `null`) `C` runs on the element built with only the
+        /// members it reads.
+        func forEachOutput(of reader: _ValueReader, context: JSONFilterContext,
+                           _ output: () throws -> Void) throws {
+            if let condition, let holds = condition.holds(valueAt: { reader.lastElementValue(at: conditionPaths[$0]) }) {
+                if holds { try output() }
+                return
+            }
+            try filter.apply(to: reader.lastElementValue(keeping: members), context: context) { _ in try output() }
         }
     }
 
@@ -131,7 +153,7 @@ extension JSONStreamRun {
         struct NeedsFilter: Error {}
         guard let selection else { return try write() }
         do {
-            try selection.filter.apply(to: reader.lastElementValue(keeping: selection.members), context: context) { _ in
+            try selection.forEachOutput(of: reader, context: context) {
                 guard try write() else { throw NeedsFilter() }
             }
             return true
@@ -153,16 +175,18 @@ extension JSONStreamRun {
         }
         guard !options.rawOutput && !options.joinOutput else { return .filtered }
         if filter.isIdentity { return .copied }
-        if projection == nil, let members = filter.selectionMembers { return .selected(_Projection(members)) }
+        if projection == nil, filter.selectionMembers != nil {
+            return .selected(Selection((try? filter.independentCopy()) ?? filter))
+        }
         return .filtered
     }
 
-    /// `apply(to:at:)` for `select(C)`: `C` runs on the element reduced to
-    /// the members it reads, and each output is the element, copied whole.
-    private func applySelecting(_ element: InputElement, reader: _ValueReader, members: _Projection) throws -> Bool {
-        let reduced = reader.lastElementValue(keeping: members)
+    /// `apply(to:at:)` for `select(C)`: `C` decided on the tape or run on the
+    /// element reduced to the members it reads (`Selection.forEachOutput`),
+    /// and each output is the element, copied whole.
+    private func applySelecting(_ element: InputElement, reader: _ValueReader, selection: Selection) throws -> Bool {
         do {
-            try filter.apply(to: reduced, context: context) { _ in try self.emitFromTape(reader) }
+            try selection.forEachOutput(of: reader, context: context) { try self.emitFromTape(reader) }
             return true
         } catch let error as JSONFilterError {
             elementFailed(error.message, at: element.location)

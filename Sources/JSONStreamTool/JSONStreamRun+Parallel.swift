@@ -103,9 +103,8 @@ final class PieceWorker: @unchecked Sendable {
             case .copied:
                 formatter.append(from: reader, into: &result.output)
                 result.results += 1
-            case .selected(let members):
-                let reduced = reader.lastElementValue(keeping: members)
-                try filter.apply(to: reduced, context: context) { _ in
+            case .selected(let selection):
+                try selection.forEachOutput(of: reader, context: context) {
                     formatter.append(from: reader, into: &result.output)
                     result.results += 1
                 }

@@ -137,6 +137,35 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
             #expect(try JSONFilter(program).memberProgram == nil, "\(program)")
         }
     }
+
+    /// A `select` condition of member paths and constants is decided from
+    /// the values at its paths, reading the right side of `and`/`or` only
+    /// when jq would, and gives up where a path cannot be followed.
+    @Test func selectionConditions() throws {
+        let filter = try JSONFilter(#"select(.a.b >= 3 and ($v == .c) or (.d | not))"#, arguments: ["v": "x"])
+        let condition = try #require(filter.selectionCondition)
+        #expect(condition.paths == [["a", "b"], ["c"], ["d"]])
+        func holds(_ values: [JSONValue?]) -> (Bool?, reads: [Int]) {
+            var reads: [Int] = []
+            let result = condition.holds { reads.append($0); return values[$0] }
+            return (result, reads)
+        }
+        #expect(holds([3, "x", nil]) == (true, [0, 1]))
+        #expect(holds([2.5, "x", false]) == (true, [0, 2]))
+        #expect(holds([3, "y", 1]) == (false, [0, 1, 2]))
+        #expect(holds([.null, nil, .null]) == (true, [0, 2]))  // null is below every number
+        #expect(holds(["3", "x", 1]) == (true, [0, 1]))  // a string is above every number
+        #expect(holds([nil, "x", false]).0 == nil)
+        #expect(holds([1, "x", nil]).0 == nil)
+        let reversed = try #require(try JSONFilter("select(8 < .abv)").selectionCondition)
+        #expect(reversed.holds { _ in 9 } == true)
+        #expect(reversed.holds { _ in 8.0 } == false)
+        for program in [#"select(.a | test("x"))"#, "select(.a, .b)", "select(.a > [1])", #"select(.a == "\(.b)")"#,
+                        "select(.a == $undefined)", "select(.a[0])", "select(.a == .b)", "select(.a) | .b",
+                        "select(.a + 1 > 2)", "select(.a?)"] {
+            #expect((try? JSONFilter(program))?.selectionCondition == nil, "\(program)")
+        }
+    }
 }
 
 /// jq 1.8.2 itself, when at hand ($JQ182, the cache of scripts/lib/references.sh,

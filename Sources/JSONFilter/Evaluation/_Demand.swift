@@ -118,6 +118,15 @@ extension JSONFilter {
         return _Demand.of(arguments[0], output: .whole).members
     }
 
+    /// For a program `select(C)` whose `C` reads only member paths, each
+    /// alone or compared with a constant (`.active`, `.abv > 8 and .ibu`),
+    /// that condition, to be decided without building the input; nil for
+    /// any other program.
+    package var selectionCondition: JSONFilterCondition? {
+        guard case .call("select", let arguments, _) = root, arguments.count == 1 else { return nil }
+        return JSONFilterCondition(arguments[0], arguments: origin.arguments)
+    }
+
     /// For a program whose outputs are made of member paths of its input —
     /// a path (`.brewery.name`, `.a | ."b"`), a path's `length`, an object
     /// of these (`{name, city: .brewery.city}`), either after `select(C)` —
@@ -162,7 +171,7 @@ extension JSONFilter {
     }
 
     /// The names of a path of member names; `[]` for `.`.
-    private static func memberPath(of filter: _Filter) -> [String]? {
+    static func memberPath(of filter: _Filter) -> [String]? {
         switch filter {
         case .identity:
             return []

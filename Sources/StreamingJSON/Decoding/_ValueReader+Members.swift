@@ -44,6 +44,18 @@ extension _ValueReader {
         }
     }
 
+    /// The value at `path` (member names as UTF-8) of the element last
+    /// returned, built from the tape: of repeated names the last, `null` for
+    /// a missing member or one under `null`; nil where a value on the way
+    /// is neither an object nor `null`.
+    package func lastElementValue(at path: [[UInt8]]) -> JSONValue? {
+        guard let root = lastElementIndex else { return nil }
+        let view = unsafe stream.view
+        guard let found = unsafe member(path, from: root, in: view) else { return nil }
+        guard let index = found else { return .null }
+        return unsafe builder.value(at: index, in: view)
+    }
+
     /// What one path of a layout gives.
     private enum Found {
         /// The value at a tape index; nil: `null`.

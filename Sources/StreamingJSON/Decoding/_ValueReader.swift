@@ -67,7 +67,7 @@ import Foundation
     private let source: _ReaderSource?
     /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
-    private var builder = _ValueBuilder()
+    var builder = _ValueBuilder()
 
     /// The stream's own numbering, which skips lost JSON Lines values.
     private var ordinal = 0
