@@ -75,15 +75,19 @@ extension JSONStreamRun {
             if case .filtered = output {} else { inputs.reader?.buildsValues = false }
             guard let element = try nextElement(asUnit: true) else { break }
             let succeeded: Bool
-            switch (output, element.reader) {
-            case (.copied, let reader?):
-                try emitFromTape(reader)
-                continue
-            case (.selected(let selection), let reader?):
-                succeeded = try applySelecting(element, reader: reader, selection: selection)
-            case (.members(let layout, let selection), let reader?):
-                succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader)
-            default:
+            if let reader = element.reader {
+                switch output {
+                case .copied:
+                    try emitFromTape(reader)
+                    continue
+                case .selected(let selection):
+                    succeeded = try applySelecting(element, reader: reader, selection: selection)
+                case .members(let layout, let selection):
+                    succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader)
+                case .filtered:
+                    succeeded = try apply(to: element.value, at: element.location)
+                }
+            } else {
                 succeeded = try apply(to: element.value, at: element.location)
             }
             if let error = deferredOutputError { throw error }
@@ -111,8 +115,8 @@ extension JSONStreamRun {
 
     /// A program `select(C)`, before outputs made of member paths or alone;
     /// `elementOutput` compiles it each time it is read, so each worker
-    /// thread's is its own.
-    struct Selection {
+    /// thread's is its own. A class: it goes with every element.
+    final class Selection {
         let filter: JSONFilter
         /// The members `C` reads (nil: it may read the whole element).
         let members: _Projection?

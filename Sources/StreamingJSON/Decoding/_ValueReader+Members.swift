@@ -141,8 +141,9 @@ extension _ValueReader {
 }
 
 /// An output made of member paths of an element (`.brewery.name`, `{name,
-/// city: .brewery.city}`), for `_ValueReader.writeLastElementMembers`.
-package struct _MemberLayout: Sendable {
+/// city: .brewery.city}`), for `_ValueReader.writeLastElementMembers`. A
+/// class: it goes with every element.
+package final class _MemberLayout: Sendable {
     /// The object's keys, in order; nil when the output is the one path.
     package let keys: [String]?
     /// The member names of each path, as UTF-8; `[]` is the element.
