@@ -122,6 +122,9 @@ public enum FilterCheck {
             }
         } catch is TooManyOutputs {
             return (outputs, nil)
+        } catch is JSONFilterHalt {
+            // `halt` and `halt_error` end the program (and, in jq, the process).
+            return (outputs, nil)
         } catch let error as JSONFilterError {
             try require(!error.isCompileError, "a runtime error with a column: \(error)")
             return (outputs, error)

@@ -17,6 +17,11 @@ public enum DecodeValueCheck {
             outcome = .success(try decoder.decode(JSONValue.self, from: Data(input)))
         } catch let error as DecodingError {
             outcome = .failure(error)
+        } catch is CompressedInputError {
+            // Bytes that begin as a gzip, zstd, bzip2 or xz stream are
+            // decompressed (no JSON text begins so), and a damaged one is this
+            // error: there is no JSON position to check.
+            return .failure(.dataCorrupted(.init(codingPath: [], debugDescription: "CompressedInputError")))
         } catch {
             throw FuzzViolation("decode threw a non-DecodingError: \(error)")
         }

@@ -127,7 +127,9 @@ public enum TypedModelCheck {
         let isValid = document != nil
         let foundationValid = (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil
 
-        if case .failure(let error) = ours, !(error is DecodingError) {
+        // Bytes that begin as a gzip, zstd, bzip2 or xz stream are decompressed
+        // (no JSON text begins so): a damaged stream is a CompressedInputError.
+        if case .failure(let error) = ours, !(error is DecodingError || error is CompressedInputError) {
             throw FuzzViolation("StreamingJSONDecoder threw a non-DecodingError: \(error)")
         }
         if !isValid, case .success = ours {
@@ -441,6 +443,7 @@ public enum TypedModelCheck {
 
     /// An error's kind and coding path, which both decoders must agree on.
     static func summary(_ error: any Error) -> String {
+        if error is CompressedInputError { return "CompressedInputError" }
         guard let error = error as? DecodingError else { return "not a DecodingError: \(error)" }
         let kind: String
         let context: DecodingError.Context
