@@ -166,21 +166,25 @@ extension JSONStreamRun {
         }
     }
 
-    var elementOutput: ElementOutput {
+    var elementOutput: ElementOutput { elementOutput(of: filter) }
+
+    /// How `program` makes each element's results (`filter`'s, or `F` of
+    /// `--jq '.[] | F'`).
+    func elementOutput(of program: JSONFilter) -> ElementOutput {
         // Results written from the tape: plain JSON (no raw strings, colours
         // or sorted keys), no file splitting or limit, values from a reader.
         guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
                 && !options.rawInput && !makesEvents && split == nil && options.limit == nil
                 && !options.rawOutput0 else { return .filtered }
         // Member paths also with raw strings (`jq -r .name`).
-        if let program = filter.memberProgram {
-            return .members(_MemberLayout(keys: program.keys, paths: program.paths, lengths: program.lengths),
-                            selection: program.selection.map(Selection.init))
+        if let members = program.memberProgram {
+            return .members(_MemberLayout(keys: members.keys, paths: members.paths, lengths: members.lengths),
+                            selection: members.selection.map(Selection.init))
         }
         guard !options.rawOutput && !options.joinOutput else { return .filtered }
-        if filter.isIdentity { return .copied }
-        if projection == nil, filter.selectionMembers != nil {
-            return .selected(Selection((try? filter.independentCopy()) ?? filter))
+        if program.isIdentity { return .copied }
+        if projection == nil, program.selectionMembers != nil {
+            return .selected(Selection((try? program.independentCopy()) ?? program))
         }
         return .filtered
     }
@@ -188,7 +192,7 @@ extension JSONStreamRun {
     /// `apply(to:at:)` for `select(C)`: `C` decided on the tape or run on the
     /// element reduced to the members it reads (`Selection.forEachOutput`),
     /// and each output is the element, copied whole.
-    private func applySelecting(_ element: InputElement, reader: _ValueReader, selection: Selection) throws -> Bool {
+    func applySelecting(_ element: InputElement, reader: _ValueReader, selection: Selection) throws -> Bool {
         do {
             try selection.forEachOutput(of: reader, context: context) { try self.emitFromTape(reader) }
             return true
@@ -201,10 +205,11 @@ extension JSONStreamRun {
     }
 
     /// `apply(to:at:)` for outputs made of member paths: written from the
-    /// tape (`forEachMembersOutput`), or the filter run on the element where
-    /// a path meets neither an object nor `null`.
-    private func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
-                              reader: _ValueReader) throws -> Bool {
+    /// tape (`forEachMembersOutput`), or the filter (`program`, by default
+    /// the run's) run on the element where a path meets neither an object
+    /// nor `null`.
+    func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
+                      reader: _ValueReader, program: JSONFilter? = nil) throws -> Bool {
         let written: Bool
         do {
             written = try Self.forEachMembersOutput(of: reader, selection: selection, context: context) {
@@ -217,7 +222,7 @@ extension JSONStreamRun {
             elementFailed(error.description, at: element.location)
             return false
         }
-        return try written || apply(to: reader.lastElementValue(keeping: nil), at: element.location)
+        return try written || apply(to: reader.lastElementValue(keeping: nil), at: element.location, using: program)
     }
 
     /// `emit(_:)` for the output `layout` makes of the element `reader`
@@ -234,7 +239,7 @@ extension JSONStreamRun {
     }
 
     /// `emit(_:)` for the element `reader` returned last, from its tape.
-    private func emitFromTape(_ reader: _ValueReader) throws {
+    func emitFromTape(_ reader: _ValueReader) throws {
         formatter.append(from: reader, into: &sink.buffer)
         counters.resultsOut += 1
         exitRule.result(isFalseOrNull: reader.lastElementIsFalseOrNull)

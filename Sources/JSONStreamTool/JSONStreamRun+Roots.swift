@@ -9,6 +9,12 @@ import StreamingJSON
 /// original filter inside a skeleton of its input (`JSONFilterPlan`).
 extension JSONStreamRun {
     /// What reading roots yields: a mark, or one element (member) of the target.
+    /// `F` of `--jq '.[] | F'` and how it makes each element's results.
+    struct EachElement {
+        let filter: JSONFilter
+        let output: ElementOutput
+    }
+
     enum RootItem {
         case mark(_RootMark)
         case element(InputElement, key: String?)
@@ -126,6 +132,7 @@ extension JSONStreamRun {
     /// The plan's filter, reading the target's elements as they are parsed;
     /// what it leaves unread is parsed and skipped, never built.
     private func streamTarget(_ plan: JSONFilterPlan) throws -> Bool {
+        if let each = eachElement { return try streamEachElement(each) }
         guard let program = plan.elementProgram else { return true }
         var ended = false
         var current: InputElement?
@@ -159,6 +166,43 @@ extension JSONStreamRun {
         }
         inputs.reader?.buildsValues = true
         return succeeded
+    }
+
+    /// For `.[] | F` streamed from the root: `F`, when its results are
+    /// written from the tape or decided on it (`elementOutput(of:)`), as
+    /// `jsonstream F` writes them.
+    func makeEachElement() -> EachElement? {
+        guard let plan, plan.strategy == .streamed, plan.path.isEmpty,
+              let each = filter.eachElementFilter, each.isElementLocal else { return nil }
+        let output = elementOutput(of: each)
+        if case .filtered = output { return nil }
+        return EachElement(filter: each, output: output)
+    }
+
+    /// `.[] | F`: each element of the target through `F` without building
+    /// it, as the plan's program would run it: from the first runtime error
+    /// on, the rest of the target is passed over, as in jq.
+    private func streamEachElement(_ each: EachElement) throws -> Bool {
+        inputs.reader?.buildsValues = false
+        defer { inputs.reader?.buildsValues = true }
+        var succeeded = true
+        while true {
+            guard case .element(let element, _)? = try nextRootItem() else { return succeeded }
+            guard succeeded, let reader = element.reader else { continue }
+            switch each.output {
+            case .copied:
+                try emitFromTape(reader)
+            case .selected(let selection):
+                succeeded = try applySelecting(element, reader: reader, selection: selection)
+            case .members(let layout, let selection):
+                succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader,
+                                             program: each.filter)
+            case .filtered:
+                succeeded = try apply(to: reader.lastElementValue(keeping: nil), at: element.location,
+                                      using: each.filter)
+            }
+            if let error = deferredOutputError { throw error }
+        }
     }
 
     /// The target's elements (members) gathered into the array (object)

@@ -273,6 +273,8 @@ final class JSONStreamRun {
     /// are the input values, read one at a time.
     var slurpPlan: JSONFilterPlan?
     /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
+    /// `--jq '.[] | F'` with `F`'s results written from the tape (`makeEachElement`).
+    lazy var eachElement: EachElement? = makeEachElement()
     var streamIdiom: JSONFilter?
     /// The idiom at depth 1 with nothing after it: elements copied from the tape.
     var streamIdiomIsBare = false

@@ -20,6 +20,27 @@ struct JQModeTests {
         #expect(idiom.stderr.contains("no event is made"), "\(idiom.stderr)")
     }
 
+    /// `.[] | F` whose `F` is written from the tape or decided on it (`.`,
+    /// member paths, `select(C)`) prints what the built form
+    /// `.[] | F | . as $x | $x` prints: the same bytes, errors and exit
+    /// status, over arrays, an object's member values, and elements on which
+    /// `F` fails (the rest of that value is passed over).
+    @Test("`.[] | F` from the tape prints what the built form prints")
+    func eachElementFromTheTape() async throws {
+        let input = [#"[{"a":{"b":"é"},"k":1,"n":2},{"a":null,"k":false},{"a":{"b":1,"b":[true]}},5,"s",null]"#,
+                     #"{"x":{"a":{"b":2},"k":3},"y":{"k":null}}"#, "[]", #"[{"k":"\u001b"}, [1]]"#].joined(separator: "\n")
+        for filter in [".[]", ".[] | .a.b", ".[] | {k, b: .a.b}", ".[] | select(.k)", ".[] | select(.k == 1) | .a",
+                       ".[] | select(.n > 1 or .k == false) | {k}", ".[] | .a | length", ".[] | select(.k | not)"] {
+            for options in [["-c"], [], ["-r"], ["-j"], ["-e"], ["--seq"], ["--indent", "1"], ["-a", "-c"]] {
+                let fast = try await jsonstream(["--jq"] + options + [filter], input: input)
+                let built = try await jsonstream(["--jq"] + options + ["\(filter) | . as $x | $x"], input: input)
+                #expect(fast.output == built.output, "\(filter) \(options)")
+                #expect(fast.stderr == built.stderr, "\(filter) \(options)")
+                #expect(fast.status == built.status, "\(filter) \(options)")
+            }
+        }
+    }
+
     @Test("A syntax error inside a streamed value: no result over part of it, and a copy stops where it broke")
     func truncatedInput() async throws {
         let counted = try await jsonstream(["--jq", ".items | length"], input: #"{"items": [1, 2, 3"#)

@@ -127,6 +127,21 @@ extension JSONFilter {
         return JSONFilterCondition(arguments[0], arguments: origin.arguments)
     }
 
+    /// For a program `.[] | F` (or `.[]`), `F` compiled alone (`.` for
+    /// `.[]`): what runs on each element when the input is streamed
+    /// (`jsonstream --jq`); nil for any other program.
+    package var eachElementFilter: JSONFilter? {
+        let rest: _Filter
+        switch root {
+        case .iterate(.identity): rest = .identity
+        case .pipe(.iterate(.identity), let second): rest = second
+        default: return nil
+        }
+        var parsed = origin.parsed
+        parsed.filter = rest
+        return try? JSONFilter(parsed: parsed, origin: origin)
+    }
+
     /// For a program whose outputs are made of member paths of its input —
     /// a path (`.brewery.name`, `.a | ."b"`), a path's `length`, an object
     /// of these (`{name, city: .brewery.city}`), either after `select(C)` —
