@@ -74,21 +74,10 @@ extension JSONStreamRun {
             // `nextElement` opens builds its first one: the result is the same.)
             if case .filtered = output {} else { inputs.reader?.buildsValues = false }
             guard let element = try nextElement(asUnit: true) else { break }
-            let succeeded: Bool
-            if let reader = element.reader {
-                switch output {
-                case .copied:
-                    try emitFromTape(reader)
-                    continue
-                case .selected(let selection):
-                    succeeded = try applySelecting(element, reader: reader, selection: selection)
-                case .members(let layout, let selection):
-                    succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader)
-                case .filtered:
-                    succeeded = try apply(to: element.value, at: element.location)
-                }
+            let succeeded = if let reader = element.reader {
+                try apply(output, to: element, reader: reader)
             } else {
-                succeeded = try apply(to: element.value, at: element.location)
+                try apply(to: element.value, at: element.location)
             }
             if let error = deferredOutputError { throw error }
             if !succeeded && element.isInArray && !skips { closeCurrentInput() }
@@ -189,10 +178,28 @@ extension JSONStreamRun {
         return .filtered
     }
 
+    /// The results `output` makes of `element`, which `reader` returned
+    /// last; false after a runtime error. `program`: the filter that
+    /// `output` was made for, when it is not the run's (`F` of `.[] | F`).
+    func apply(_ output: ElementOutput, to element: InputElement, reader: _ValueReader,
+               program: JSONFilter? = nil) throws -> Bool {
+        switch output {
+        case .copied:
+            try emitFromTape(reader)
+            return true
+        case .selected(let selection):
+            return try applySelecting(element, reader: reader, selection: selection)
+        case .members(let layout, let selection):
+            return try applyMembers(layout, selection: selection, element: element, reader: reader, program: program)
+        case .filtered:
+            return try apply(to: element.value, at: element.location, using: program)
+        }
+    }
+
     /// `apply(to:at:)` for `select(C)`: `C` decided on the tape or run on the
     /// element reduced to the members it reads (`Selection.forEachOutput`),
     /// and each output is the element, copied whole.
-    func applySelecting(_ element: InputElement, reader: _ValueReader, selection: Selection) throws -> Bool {
+    private func applySelecting(_ element: InputElement, reader: _ValueReader, selection: Selection) throws -> Bool {
         do {
             try selection.forEachOutput(of: reader, context: context) { try self.emitFromTape(reader) }
             return true
@@ -208,7 +215,7 @@ extension JSONStreamRun {
     /// tape (`forEachMembersOutput`), or the filter (`program`, by default
     /// the run's) run on the element where a path meets neither an object
     /// nor `null`.
-    func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
+    private func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
                       reader: _ValueReader, program: JSONFilter? = nil) throws -> Bool {
         let written: Bool
         do {
@@ -239,7 +246,7 @@ extension JSONStreamRun {
     }
 
     /// `emit(_:)` for the element `reader` returned last, from its tape.
-    func emitFromTape(_ reader: _ValueReader) throws {
+    private func emitFromTape(_ reader: _ValueReader) throws {
         formatter.append(from: reader, into: &sink.buffer)
         counters.resultsOut += 1
         exitRule.result(isFalseOrNull: reader.lastElementIsFalseOrNull)

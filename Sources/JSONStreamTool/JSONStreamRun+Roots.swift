@@ -189,18 +189,7 @@ extension JSONStreamRun {
         while true {
             guard case .element(let element, _)? = try nextRootItem() else { return succeeded }
             guard succeeded, let reader = element.reader else { continue }
-            switch each.output {
-            case .copied:
-                try emitFromTape(reader)
-            case .selected(let selection):
-                succeeded = try applySelecting(element, reader: reader, selection: selection)
-            case .members(let layout, let selection):
-                succeeded = try applyMembers(layout, selection: selection, element: element, reader: reader,
-                                             program: each.filter)
-            case .filtered:
-                succeeded = try apply(to: reader.lastElementValue(keeping: nil), at: element.location,
-                                      using: each.filter)
-            }
+            succeeded = try apply(each.output, to: element, reader: reader, program: each.filter)
             if let error = deferredOutputError { throw error }
         }
     }
