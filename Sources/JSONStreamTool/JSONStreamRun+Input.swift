@@ -128,7 +128,7 @@ extension JSONStreamRun {
         /// members it reads.
         func forEachOutput(of reader: _ValueReader, context: JSONFilterContext,
                            _ output: () throws -> Void) throws {
-            if let condition, let holds = condition.holds(valueAt: { reader.lastElementValue(at: conditionPaths[$0]) }) {
+            if let condition, let holds = condition.holds(valueAt: { reader.lastElementTestValue(at: conditionPaths[$0]) }) {
                 if holds { try output() }
                 return
             }

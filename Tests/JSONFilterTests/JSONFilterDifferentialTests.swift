@@ -160,6 +160,7 @@ struct JQCase: Decodable, Sendable, CustomTestStringConvertible {
         let reversed = try #require(try JSONFilter("select(8 < .abv)").selectionCondition)
         #expect(reversed.holds { _ in 9 } == true)
         #expect(reversed.holds { _ in 8.0 } == false)
+        #expect(reversed.holds { _ in .array([]) } == true)  // every array is above every number
         for program in [#"select(.a | test("x"))"#, "select(.a, .b)", "select(.a > [1])", #"select(.a == "\(.b)")"#,
                         "select(.a == $undefined)", "select(.a[0])", "select(.a == .b)", "select(.a) | .b",
                         "select(.a + 1 > 2)", "select(.a?)"] {

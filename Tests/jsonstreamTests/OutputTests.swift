@@ -57,7 +57,8 @@ struct OutputTests {
                      #"{"id":3,"active":null,"abv":4,"tags":["b","c"],"dup":1,"dup":2}"#,
                      "5", "null", #""s""#, "[1,2]"].joined(separator: "\n") + "\n"
         let filters = ["select(.active)", "select(.abv > 8)", "select(.tags | length > 0)", "select(.n.x == 3)",
-                       "select(.active, .abv)", "select(.abv | test(\"x\"))", "select(.dup == 2)"]
+                       "select(.active, .abv)", "select(.abv | test(\"x\"))", "select(.dup == 2)",
+                       "select(.tags > \"z\")", "select(.n != 1 and .tags)"]
         for filter in filters {
             for options in [[], ["-a"], ["--seq"], ["-e"], ["--indent", "1"]] {
                 let copied = try await jsonstream(options + [filter], input: input)

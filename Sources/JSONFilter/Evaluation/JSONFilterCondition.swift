@@ -34,8 +34,9 @@ package struct JSONFilterCondition: Sendable {
     /// right side only when the left does not decide), with `valueAt(i)`
     /// the value at `paths[i]`: `null` for a missing member or one under
     /// `null`, nil where the path meets a value that is neither an object
-    /// nor `null`. Nil when a path it reads is nil: the filter, run on the
-    /// input, says what is wrong.
+    /// nor `null`. An array or object may come empty: every constant is a
+    /// scalar, so a test decides by type alone there. Nil when a path it
+    /// reads is nil: the filter, run on the input, says what is wrong.
     package func holds(valueAt: (Int) -> JSONValue?) -> Bool? {
         Self.holds(root, valueAt: valueAt)
     }

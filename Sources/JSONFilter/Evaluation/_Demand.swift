@@ -137,9 +137,7 @@ extension JSONFilter {
         case .pipe(.iterate(.identity), let second): rest = second
         default: return nil
         }
-        var parsed = origin.parsed
-        parsed.filter = rest
-        return try? JSONFilter(parsed: parsed, origin: origin)
+        return compiled(rest)
     }
 
     /// For a program whose outputs are made of member paths of its input —
@@ -154,9 +152,7 @@ extension JSONFilter {
         var rest = root
         if case .pipe(let first, let second) = root, case .call("select", let arguments, _) = first,
            arguments.count == 1 {
-            var parsed = origin.parsed
-            parsed.filter = first
-            guard let compiled = try? JSONFilter(parsed: parsed, origin: origin) else { return nil }
+            guard let compiled = compiled(first) else { return nil }
             selection = compiled
             rest = second
         }

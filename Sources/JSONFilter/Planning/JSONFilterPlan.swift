@@ -296,7 +296,7 @@ extension JSONFilter {
     }
 
     /// `body` compiled inside `definitions`, with this program's imports and arguments.
-    private func compiled(_ body: _Filter, inside definitions: [_FunctionDefinition]) -> JSONFilter? {
+    func compiled(_ body: _Filter, inside definitions: [_FunctionDefinition] = []) -> JSONFilter? {
         var parsed = origin.parsed
         parsed.filter = body
         for definition in definitions.reversed() { parsed.filter = .define(definition, rest: parsed.filter) }

@@ -45,15 +45,22 @@ extension _ValueReader {
     }
 
     /// The value at `path` (member names as UTF-8) of the element last
-    /// returned, built from the tape: of repeated names the last, `null` for
-    /// a missing member or one under `null`; nil where a value on the way
-    /// is neither an object nor `null`.
-    package func lastElementValue(at path: [[UInt8]]) -> JSONValue? {
+    /// returned, as a test against a constant that is not a container sees
+    /// it (`JSONFilterCondition`): of repeated names the last, `null` for a
+    /// missing member or one under `null`, a scalar built from the tape, an
+    /// array or object as an empty one of its kind (such a test decides by
+    /// type alone there, so nothing it does not read is built); nil where a
+    /// value on the way is neither an object nor `null`.
+    package func lastElementTestValue(at path: [[UInt8]]) -> JSONValue? {
         guard let root = lastElementIndex else { return nil }
         let view = unsafe stream.view
         guard let found = unsafe member(path, from: root, in: view) else { return nil }
         guard let index = found else { return .null }
-        return unsafe builder.value(at: index, in: view)
+        switch unsafe view[index].kind {
+        case _Kind.array: return .array([])
+        case _Kind.object: return .object(JSONObject())
+        default: return unsafe builder.value(at: index, in: view)
+        }
     }
 
     /// What one path of a layout gives.
