@@ -83,4 +83,42 @@ import Testing
                     "\(literal): \(String(describing: actual)) instead of \(String(describing: expected))")
         }
     }
+
+    /// `_parseInteger` (eight digits at a time) against the standard
+    /// library's `Int64(_:)` and `UInt64(_:)`: every length from 1 to 22
+    /// digits, both signs, the limits, and literals with a fraction or an
+    /// exponent whose non-digit falls inside an eight-digit block.
+    @Test func integersOfEveryLength() {
+        var literals = ["0", "-0", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+                        "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+                        "99999999999999999999", "12345678.0", "1234567.5", "1234567890123456e3", "12345678e-8",
+                        "10000000000000000000", "1e19", "1.8446744073709551615e19"]
+        var rng = SplitMix(seed: 0x1D5)
+        for _ in 0..<20_000 {
+            let digitCount = Int.random(in: 1...22, using: &rng)
+            var digits = String(Int.random(in: 1...9, using: &rng))
+            for _ in 1..<digitCount { digits.append(Character(String(Int.random(in: 0...9, using: &rng)))) }
+            literals.append(digits)
+            literals.append("-" + digits)
+        }
+        for literal in literals {
+            var text = literal
+            let signed: Int64? = text.withUTF8 { _parseInteger($0) }
+            let unsigned: UInt64? = text.withUTF8 { _parseInteger($0) }
+            let exact = Decimal(string: literal, locale: Locale(identifier: "en_US_POSIX"))!
+            let expectedSigned = Int64(literal) ?? Self.integral(exact, Int64.self)
+            let expectedUnsigned = literal == "-0" ? 0 : UInt64(literal) ?? Self.integral(exact, UInt64.self)
+            #expect(signed == expectedSigned, "\(literal) as Int64: \(String(describing: signed))")
+            #expect(unsigned == expectedUnsigned, "\(literal) as UInt64: \(String(describing: unsigned))")
+        }
+    }
+
+    /// An integral value written with a fraction or an exponent, if it fits.
+    private static func integral<T: FixedWidthInteger>(_ value: Decimal, _: T.Type) -> T? {
+        var rounded = Decimal()
+        var copy = value
+        NSDecimalRound(&rounded, &copy, 0, .plain)
+        guard rounded == value else { return nil }
+        return T(NSDecimalNumber(decimal: rounded).stringValue)
+    }
 }

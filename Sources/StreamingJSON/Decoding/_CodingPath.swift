@@ -27,23 +27,46 @@ enum _CodingPathNode {
         return .index(index, self)
     }
 
+    /// The keys from the root down; array indices as Foundation names them.
+    /// Built for every error, including those a `try?` drops unread: one
+    /// array of the path's length, filled from the end.
     var path: [any CodingKey] {
-        var keys: [any CodingKey] = []
+        var depth = 0
         var node = self
         while true {
             switch node {
-            case .root:
-                return keys.reversed()
-            case .element(let low, let high):
-                keys.append(_JSONKey(index: Int(high) << 32 | Int(low)))
-                return keys.reversed()
+            case .root: break
+            case .element: depth += 1
             case .key(let keyNode):
-                unsafe keys.append(keyNode.key)
+                depth += 1
                 node = unsafe keyNode.parent
-            case .index(let index, let parent):
-                keys.append(_JSONKey(index: index))
+                continue
+            case .index(_, let parent):
+                depth += 1
                 node = parent
+                continue
             }
+            break
+        }
+        return unsafe Array(unsafeUninitializedCapacity: depth) { keys, count in
+            var slot = depth
+            var node = self
+            while slot > 0 {
+                slot -= 1
+                switch node {
+                case .root:
+                    preconditionFailure("counted above")
+                case .element(let low, let high):
+                    unsafe (keys.baseAddress! + slot).initialize(to: _JSONKey(index: Int(high) << 32 | Int(low)))
+                case .key(let keyNode):
+                    unsafe (keys.baseAddress! + slot).initialize(to: keyNode.key)
+                    node = unsafe keyNode.parent
+                case .index(let index, let parent):
+                    unsafe (keys.baseAddress! + slot).initialize(to: _JSONKey(index: index))
+                    node = parent
+                }
+            }
+            count = depth
         }
     }
 }
@@ -87,24 +110,49 @@ struct _KeyNodePool {
 }
 
 /// The coding keys the decoder makes up: array indices, `super`, dictionary keys.
+///
+/// An index's `stringValue` is spelled when read, not when the key is made:
+/// every error's coding path holds one, and most errors of a `try?` are
+/// never read.
 struct _JSONKey: CodingKey, Sendable {
-    var stringValue: String
-    var intValue: Int?
+    // One enum, so that the key fits an existential's inline buffer: a
+    // coding path boxes none of its indices.
+    private enum Spelling: Sendable {
+        case name(String)
+        /// `"3"`, from `init(intValue:)`.
+        case integer(Int)
+        /// `"Index 3"`, as Foundation names an array's element.
+        case index(Int)
+    }
+
+    private let spelling: Spelling
+
+    var stringValue: String {
+        switch spelling {
+        case .name(let name): return name
+        case .integer(let value): return String(value)
+        case .index(let value): return "Index \(value)"
+        }
+    }
+
+    var intValue: Int? {
+        switch spelling {
+        case .name: return nil
+        case .integer(let value), .index(let value): return value
+        }
+    }
 
     init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
+        self.spelling = .name(stringValue)
     }
 
     init(intValue: Int) {
-        self.stringValue = "\(intValue)"
-        self.intValue = intValue
+        self.spelling = .integer(intValue)
     }
 
     /// An array index, described as Foundation does ("Index 3").
     init(index: Int) {
-        self.stringValue = "Index \(index)"
-        self.intValue = index
+        self.spelling = .index(index)
     }
 
     static let `super` = _JSONKey(stringValue: "super")

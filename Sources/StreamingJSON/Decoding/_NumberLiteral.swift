@@ -10,28 +10,41 @@ import Foundation
 /// in Foundation. Exact for every width: no detour through Double.
 func _parseInteger<T: FixedWidthInteger>(_ text: UnsafeBufferPointer<UInt8>) -> T? {
     let negative = unsafe text.first == UInt8(ascii: "-")
-    var index = negative ? 1 : 0
-    var magnitude: UInt64 = 0
-    // Up to 19 digits cannot overflow 64 bits (10^19 - 1 < 2^64): no checks.
-    if text.count &- index <= 19 {
-        while index < text.count {
-            let digit = unsafe text[index] &- 0x30
-            guard digit <= 9 else { return unsafe _parseIntegralLiteral(text) }
-            magnitude = magnitude &* 10 &+ UInt64(digit)
-            index &+= 1
-        }
-        return _fit(magnitude: magnitude, negative: negative)
-    }
-    while index < text.count {
-        let digit = unsafe text[index] &- 0x30
-        guard digit <= 9 else { return unsafe _parseIntegralLiteral(text) }
-        let (shifted, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
-        let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
-        guard !overflow1 && !overflow2 else { return nil }
-        magnitude = sum
-        index += 1
-    }
+    let start = negative ? 1 : 0
+    // A fraction, an exponent, or more digits than 64 bits hold: the slow path.
+    guard text.count &- start <= 20,
+          let magnitude = unsafe _digitsValue(text.baseAddress! + start, count: text.count &- start)
+    else { return unsafe _parseIntegralLiteral(text) }
     return _fit(magnitude: magnitude, negative: negative)
+}
+
+/// The value of `count` (at most 20) decimal digits, or nil when one of the
+/// bytes is not a digit or the value passes `UInt64.max`. Eight digits at a
+/// time (as `_DecimalLiteral` reads them): ids and hashes of 16 to 20 digits
+/// are common in logs and events.
+@inline(__always)
+private func _digitsValue(_ digits: UnsafePointer<UInt8>, count: Int) -> UInt64? {
+    var value: UInt64 = 0
+    var index = 0
+    while count &- index >= 8 {
+        let word = unsafe UInt64(littleEndian: UnsafeRawPointer(digits + index).loadUnaligned(as: UInt64.self))
+        guard _areEightDigits(word) else { return nil }
+        value = value &* 100_000_000 &+ _valueOfEightDigits(word)  // at most 16 digits so far
+        index &+= 8
+    }
+    while index < count {
+        let digit = unsafe digits[index] &- 0x30
+        guard digit <= 9 else { return nil }
+        if index == 19 {  // only the 20th digit can overflow
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = shifted.addingReportingOverflow(UInt64(digit))
+            guard !overflow1 && !overflow2 else { return nil }
+            return sum
+        }
+        value = value &* 10 &+ UInt64(digit)
+        index &+= 1
+    }
+    return value
 }
 
 @inline(__always)

@@ -29,6 +29,10 @@ extension _TapeDecoder {
 
     private func withLocation(_ message: String, _ index: Int) -> String {
         var text = _ErrorText(message)
+        return withLocation(&text, index)
+    }
+
+    private func withLocation(_ text: inout _ErrorText, _ index: Int) -> String {
         appendLocation(of: index, after: ", at ", to: &text)
         text.append(".")
         return text.string
@@ -88,7 +92,7 @@ extension _TapeDecoder {
         unsafe text.append(utf8: literal)
         text.append(" does not fit in ")
         text.append(string: typeName(type))
-        return dataCorrupted(text.string, at: index, path: path)
+        return DecodingError.dataCorrupted(.init(codingPath: path.path, debugDescription: withLocation(&text, index)))
     }
 
     @inline(never)
