@@ -202,8 +202,9 @@ extension JSONStreamOptions {
         if inputFormat == .lines && !path.isEmpty {
             problems.append("--path selects an array inside a document; it cannot be combined with --input lines")
         }
-        if rawOutput0 && (table != nil || layout != .lines) {
-            problems.append("--raw-output0 writes NUL-separated results; it cannot be combined with --csv, --tsv or --output \(layout.rawValue)")
+        // Pretty results end in NUL as well (jq's default output is pretty).
+        if rawOutput0 && (table != nil || layout == .array) {
+            problems.append("--raw-output0 writes NUL-separated results; it cannot be combined with --csv, --tsv or --output array")
         }
         if rawInput && !path.isEmpty { problems.append("--path selects an array inside JSON; it cannot be combined with -R") }
         if (streamEvents || streamErrors || explain) && !jqMode {

@@ -204,9 +204,9 @@ extension JSONStreamRun {
             try selection.forEachOutput(of: reader, context: context) { try self.emitFromTape(reader) }
             return true
         } catch let error as JSONFilterError {
-            elementFailed(error.message, at: element.location)
+            elementFailed(error.reportTail, at: element.location)
         } catch let error as ResultFormatter.Problem {
-            elementFailed(error.description, at: element.location)
+            elementFailed(": " + error.description, at: element.location)
         }
         return false
     }
@@ -223,10 +223,10 @@ extension JSONStreamRun {
                 try self.emitMembers(layout, from: reader)
             }
         } catch let error as JSONFilterError {
-            elementFailed(error.message, at: element.location)
+            elementFailed(error.reportTail, at: element.location)
             return false
         } catch let error as ResultFormatter.Problem {
-            elementFailed(error.description, at: element.location)
+            elementFailed(": " + error.description, at: element.location)
             return false
         }
         return try written || apply(to: reader.lastElementValue(keeping: nil), at: element.location, using: program)
@@ -418,7 +418,7 @@ extension JSONStreamRun {
         }
         inputs.name = name
         inputs.unitStarted = false
-        context.inputFilename = file == "-" ? .null : .string(file)
+        context.inputFilename = .string(file == "-" ? "<stdin>" : file)  // jq 1.8 names stdin so
     }
 
     /// Ends the current input file; reading goes on with the next.

@@ -20,7 +20,7 @@ struct PieceResult: @unchecked Sendable {
     /// An error among the results, reported by the main thread in order.
     enum Event {
         /// The filter failed on element `index` (of the piece).
-        case runtimeError(message: String, index: Int, line: Int?, column: Int?)
+        case runtimeError(tail: String, index: Int, line: Int?, column: Int?)
         /// An error of the reader's, with the reader's `index` then (of the piece).
         case readProblem(_ValueReader.Event, index: Int)
     }
@@ -71,10 +71,10 @@ final class PieceWorker: @unchecked Sendable {
             switch event {
             case .value(let value):
                 result.values += 1
-                if let message = apply(to: value, reader: reader, into: &result) {
+                if let tail = apply(to: value, reader: reader, into: &result) {
                     let position = reader.elementPosition()
                     result.events.append((result.output.count, .runtimeError(
-                        message: message, index: reader.index, line: position?.line, column: position?.column)))
+                        tail: tail, index: reader.index, line: position?.line, column: position?.column)))
                     // A runtime error stops an array (see `readAll`).
                     if piece.isArray && !skips { break reading }
                 }
@@ -96,7 +96,7 @@ final class PieceWorker: @unchecked Sendable {
         return result
     }
 
-    /// The element's results, appended; the runtime error's message if the filter failed.
+    /// The element's results, appended; the runtime error's report (`elementFailed`'s tail) if the filter failed.
     private func apply(to value: JSONValue, reader: _ValueReader, into result: inout PieceResult) -> String? {
         do {
             switch layout {
@@ -130,9 +130,9 @@ final class PieceWorker: @unchecked Sendable {
                 }
             }
         } catch let error as JSONFilterError {
-            return error.message
+            return error.reportTail
         } catch let error as ResultFormatter.Problem {
-            return error.description
+            return ": " + error.description
         } catch {
             return "\(error)"
         }
@@ -247,8 +247,8 @@ extension JSONStreamRun {
             try writeOutput(result.output[done..<offset])
             done = offset
             switch event {
-            case .runtimeError(let message, let index, let line, let column):
-                elementFailed(message, at: ElementLocation(file: inputs.name, index: indexBase + index,
+            case .runtimeError(let tail, let index, let line, let column):
+                elementFailed(tail, at: ElementLocation(file: inputs.name, index: indexBase + index,
                                                            line: line, column: column))
                 if result.isArray && options.errorPolicy != .skip {
                     closeCurrentInput()

@@ -191,11 +191,12 @@ private func filterArguments(_ options: JSONStreamOptions,
     return (arguments, programArguments)
 }
 
-/// The compile error's message, then the filter's line with a caret under
-/// the column (when the filter is known and the column is on it).
+/// The compile error's message as jq 1.8.2 writes it, then the filter's line
+/// with carets under the offending name (one caret for a syntax error).
+/// Like jq's, the line and column count bytes: `JSONFilterError.column`
+/// counts Unicode scalars from the start of the text.
 func compileErrorReport(_ error: JSONFilterError, source: String) -> [String] {
     guard let column = error.column else { return ["jsonstream: error: \(error.message)", "jsonstream: 1 compile error"] }
-    // Columns count Unicode scalars from the start of the text, across lines.
     var lineNumber = 1, lineStart = 0
     let scalars = Array(source.unicodeScalars)
     for (offset, scalar) in scalars.enumerated() where offset < column - 1 && scalar == "\n" {
@@ -204,14 +205,24 @@ func compileErrorReport(_ error: JSONFilterError, source: String) -> [String] {
     }
     let lineEnd = scalars[lineStart...].firstIndex(of: "\n") ?? scalars.count
     let lineText = String(String.UnicodeScalarView(scalars[lineStart..<lineEnd]))
-    let where_ = source.contains("\n") ? "line \(lineNumber), column \(column - lineStart)" : "column \(column)"
-    var report = ["jsonstream: error: \(error.message) at \(where_):"]
+    let before = String(String.UnicodeScalarView(scalars[lineStart..<min(max(lineStart, column - 1), lineEnd)]))
+    let byteColumn = before.utf8.count + 1
+    var report = ["jsonstream: error: \(error.message) at <top-level>, line \(lineNumber), column \(byteColumn):"]
     if column - 1 <= scalars.count {
         report.append("    " + lineText)
-        report.append("    " + String(repeating: " ", count: max(0, column - 1 - lineStart)) + "^")
+        report.append("    " + String(repeating: " ", count: byteColumn - 1)
+                      + String(repeating: "^", count: undefinedNameLength(error.message) ?? 1))
     }
     report.append("jsonstream: 1 compile error")
     return report
+}
+
+/// The length of the name in "foo/2 is not defined" or "$x is not defined",
+/// which jq underlines whole.
+private func undefinedNameLength(_ message: String) -> Int? {
+    guard message.hasSuffix(" is not defined"), let name = message.split(separator: " ").first else { return nil }
+    let bare = name.split(separator: "/").first ?? name
+    return bare.utf8.count
 }
 
 /// The whole file as UTF-8 text, or nil (errno set) when it cannot be read.
@@ -472,9 +483,9 @@ final class JSONStreamRun {
             try (program ?? filter).apply(to: value, context: context) { result in try self.emit(result) }
             return true
         } catch let error as JSONFilterError {
-            elementFailed(error.message, at: location())
+            elementFailed(error.reportTail, at: location())
         } catch let error as ResultFormatter.Problem {
-            elementFailed(error.description, at: location())
+            elementFailed(": " + error.description, at: location())
         }
         return false
     }
@@ -515,17 +526,19 @@ final class JSONStreamRun {
 
     /// A runtime error in an element's filter, reported as skipped
     /// (`--on-error skip`) or as an error that makes the exit status 5.
-    func elementFailed(_ message: String, at location: ElementLocation?) {
+    /// `tail` follows the place: `": message"`, or what
+    /// `JSONFilterError.reportTail` makes of an error.
+    func elementFailed(_ tail: String, at location: ElementLocation?) {
         exitRule.runtimeError()
         var location = location
         if options.jqMode { location?.namesElement = false }
         let place = location.map { " (at \($0.description))" } ?? ""
         if options.errorPolicy == .skip {
             counters.skipped += 1
-            say("jsonstream: skipped\(place): \(message)")
+            say("jsonstream: skipped\(place)\(tail)")
         } else {
             runtimeFailed = true
-            say("jsonstream: error\(place): \(message)")
+            say("jsonstream: error\(place)\(tail)")
         }
         if !hinted, let hint = elementWiseHint {
             hinted = true

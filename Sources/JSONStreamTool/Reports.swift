@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JSONFilter
 
 /// Writes messages to stderr, unbuffered, each in one `write(2)`.
 struct Diagnostics {
@@ -176,5 +177,15 @@ final class ProgressMeter {
         let hours = seconds / 3600, minutes = seconds / 60 % 60, secs = seconds % 60
         let two = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
+    }
+}
+
+extension JSONFilterError {
+    /// What follows `error (at …)` in a runtime error's report, as jq 1.8.2
+    /// writes it: `": message"`, or for `error(v)` with a value that is not a
+    /// string, `" (not a string): v"`.
+    var reportTail: String {
+        if case .string(let text) = value { return ": " + text }
+        return " (not a string): " + message.dropLast(" (not a string)".count)
     }
 }

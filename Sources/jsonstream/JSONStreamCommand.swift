@@ -117,8 +117,10 @@ struct JSONStreamCommand: ParsableCommand {
             starts on. The input is strict JSON (RFC 8259): the NaN and Infinity that jq's reader \
             takes are syntax errors there (fromjson takes them, as in jq). With --jq: results computed \
             before a syntax error later in the same value are already printed (jq prints none); a value \
-            being copied stops where the error is; an object with a repeated key streams each member \
-            (jq keeps the last); --seq changes the output only; --stream-errors is --stream.
+            being copied stops where the error is; an object with a repeated key streams each member, \
+            and a streamed path into it follows the first (jq keeps the last); --seq changes the output only; --stream-errors is --stream. Messages \
+            begin with "jsonstream:" where jq's begin with "jq:", and a runtime error's place adds the \
+            column: (at <stdin>:3:14) where jq writes (at <stdin>:3).
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip

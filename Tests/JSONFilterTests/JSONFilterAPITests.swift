@@ -136,10 +136,10 @@ import Testing
         ("map(.) | frobnicate(1)", 10, "frobnicate/1"),
         ("$nope", 1, "$nope is not defined"),
         (". as $x | $y", 11, "$y is not defined"),
-        (".a[", 4, "unexpected end of file"),
+        (".a[", 3, "unexpected end of file"),  // jq: the last token before the end
         ("{a:}", 4, "unexpected '}'"),
         ("\"abc", 1, "unterminated string"),
-        ("[1,2", 5, "unexpected end of file"),
+        ("[1,2", 4, "unexpected end of file"),
     ])
     func compileErrorsNameTheColumn(_ source: String, _ column: Int, _ fragment: String) {
         do {

@@ -145,6 +145,28 @@ struct ExitStatusTests {
         #expect(run.stderr.contains(#"string ("s") and number (1) cannot be added"#))
     }
 
+    @Test("5: error(v) with a value that is not a string, reported as jq 1.8.2 does")
+    func errorWithAValue() async throws {
+        let lines = "{\"a\":1}\n{\"a\":2}\n"
+        let jq = try await jsonstream(["--jq", "-c", "error({a})"], input: lines)
+        #expect(jq.status == 5)
+        #expect(jq.stderr == "jsonstream: error (at <stdin>:1:1) (not a string): {\"a\":1}\n"
+                + "jsonstream: error (at <stdin>:2:1) (not a string): {\"a\":2}\n", "\(jq.stderr)")
+        // Element-wise, on one thread and in pieces (an array of a few MB, two
+        // threads): the array stops at its first element.
+        let directory = try TemporaryDirectory()
+        let elements = Array(repeating: "{\"a\":1}", count: 400_000).joined(separator: ",")
+        let file = try directory.file("array.json", "[" + elements + "]")
+        for threads in ["1", "2"] {
+            let run = try await jsonstream(["--threads", threads, "error(.a) | 1", file])
+            #expect(run.status == 5)
+            #expect(run.stderr == "jsonstream: error (at \(file):1:2, element 0) (not a string): 1\n",
+                    "\(threads): \(run.stderr.prefix(200))")
+            let string = try await jsonstream(["--threads", threads, "error(\"x\")", file])
+            #expect(string.stderr == "jsonstream: error (at \(file):1:2, element 0): x\n", "\(string.stderr)")
+        }
+    }
+
     @Test("5: JSON Lines reports a runtime error and goes on, exit 5 at the end")
     func linesRuntimeError() async throws {
         let run = try await jsonstream([".a + 1"], input: "{\"a\":1}\n{\"a\":\"s\"}\n{\"a\":3}\n")

@@ -28,6 +28,11 @@ struct InputTests {
         #expect(names.lines == ["[\"\(first)\",\"\(first)\"]"])
         let piped = try await jsonstream(["-nc", "[inputs.a]"], input: "{\"a\":1} {\"a\":2}")
         #expect(piped.lines == ["[1,2]"])
+        // Standard input is "<stdin>" once read (jq 1.8), null before.
+        for arguments in [["-nc"], ["--jq", "-nc"]] {
+            let stdin = try await jsonstream(arguments + ["[input_filename, (input | input_filename)]"], input: "[1]")
+            #expect(stdin.lines == [#"[null,"<stdin>"]"#], "\(arguments): \(stdin.stderr)")
+        }
     }
 
     @Test("stdin redirected from a regular file")

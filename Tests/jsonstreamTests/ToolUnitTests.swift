@@ -120,16 +120,17 @@ struct ToolUnitTests {
         #expect(throws: OutputError.self) { try sink.resultEnded() }
     }
 
-    @Test("Compile errors: message, then the line with a caret under the column")
+    @Test("Compile errors as jq 1.8.2 writes them: line and column in bytes, the undefined name underlined")
     func compileReport() throws {
         do {
             _ = try JSONFilter(".a | nosuch(1)")
             Issue.record("compiled")
         } catch let error as JSONFilterError {
             let report = compileErrorReport(error, source: ".a | nosuch(1)")
-            #expect(report.first?.hasSuffix("at column 6:") == true, "\(report)")
+            #expect(report.first == "jsonstream: error: nosuch/1 is not defined at <top-level>, line 1, column 6:",
+                    "\(report)")
             #expect(report[1] == "    .a | nosuch(1)")
-            #expect(report[2] == "         ^")
+            #expect(report[2] == "         ^^^^^^")
             #expect(report.last == "jsonstream: 1 compile error")
         }
         do {
@@ -137,9 +138,17 @@ struct ToolUnitTests {
             Issue.record("compiled")
         } catch let error as JSONFilterError {
             let report = compileErrorReport(error, source: ".a |\n  ]")
-            #expect(report.first?.hasSuffix("at line 2, column 3:") == true, "\(report)")
+            #expect(report.first?.hasSuffix("at <top-level>, line 2, column 3:") == true, "\(report)")
             #expect(report[1] == "      ]")
             #expect(report[2] == "      ^")
+        }
+        do {
+            _ = try JSONFilter(#""€" | $nope"#)
+            Issue.record("compiled")
+        } catch let error as JSONFilterError {
+            let report = compileErrorReport(error, source: #""€" | $nope"#)
+            #expect(report.first == "jsonstream: error: $nope is not defined at <top-level>, line 1, column 9:", "\(report)")
+            #expect(report[2] == "            ^^^^^")
         }
     }
 

@@ -126,7 +126,7 @@ enum _Natives {
         "tojson/0": { .string(_jqText($0)) },
         "fromjson/0": _Builtins.fromjson,
         "explode/0": { input in
-            guard case .string(let s) = input else { throw JSONFilterError(message: "\(_describe(input)) cannot be exploded") }
+            guard case .string(let s) = input else { throw JSONFilterError(message: "explode input must be a string") }
             return .array(s.unicodeScalars.map { number(Int($0.value)) })
         },
         "implode/0": implode,

@@ -134,6 +134,10 @@ struct _Parser {
         if isFirst, [.symbol("}"), .symbol("]"), .symbol(")")].contains(token.kind) { what = "INVALID_CHARACTER" }
         var message = "syntax error, unexpected \(what)"
         if isFirst, token.kind != .end { message += ", expecting end of file" }
+        // jq places an unexpected end at the last token before it.
+        if token.kind == .end, tokens.count > 1 {
+            return JSONFilterError(message: message, column: tokens[tokens.count - 2].column)
+        }
         return JSONFilterError(message: message, column: token.column)
     }
 
