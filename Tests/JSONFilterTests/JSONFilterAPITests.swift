@@ -140,6 +140,11 @@ import Testing
         ("{a:}", 4, "unexpected '}'"),
         ("\"abc", 1, "unterminated string"),
         ("[1,2", 4, "unexpected end of file"),
+        // Constant keys: jq places the error at the key inside the parentheses.
+        ("{(1): 2}", 3, "Cannot use number (1) as object key"),
+        (". as {(true): $f} | $f", 8, "Cannot use boolean (true) as object key"),
+        ("{1}", 2, "syntax error, unexpected LITERAL"),
+        ("{1: 2}", 2, "May need parentheses around object key expression"),
     ])
     func compileErrorsNameTheColumn(_ source: String, _ column: Int, _ fragment: String) {
         do {

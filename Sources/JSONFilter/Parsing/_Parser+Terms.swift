@@ -341,13 +341,16 @@ extension _Parser {
                 return _ObjectEntry(key: .computed(value), value: try objectValue())
             }
             return _ObjectEntry(key: .name(name), value: value)
-        case .number(let text):
-            _ = advance()
-            if isSymbol(":") {
-                throw JSONFilterError(message: "Cannot use number (\(Self.numberLiteral(text))) as object key",
-                                      column: token.column)
+        case .number:
+            // jq 1.8.2 reports "unexpected LITERAL", then, when an expression
+            // and a colon follow (`{1: 2}`, `{1+2: 3}`), the hint: its
+            // suite expects the hint.
+            let start = position
+            if (try? postfix()) != nil, isSymbol(":") || isSymbol("+") {
+                throw JSONFilterError(message: "May need parentheses around object key expression", column: token.column)
             }
-            throw JSONFilterError(message: "May need parentheses around object key expression", column: token.column)
+            position = start
+            throw unexpected()
         case .string, .format:
             var format: String?
             if case .format(let name) = token.kind {
@@ -365,9 +368,10 @@ extension _Parser {
             return _ObjectEntry(key: .computedMember(key), value: .index(.identity, key))
         case .symbol("("):
             _ = advance()
+            let inner = peek.column  // where jq places a constant key it refuses
             let key = try pipe()
             try expect(")")
-            try checkObjectKey(key, column: token.column)
+            try checkObjectKey(key, column: inner)
             guard isSymbol(":") else { throw unexpected() }
             return _ObjectEntry(key: .computed(key), value: try objectValue())
         default:
@@ -477,9 +481,10 @@ extension _Parser {
             if case .literal(.string(let name)) = key { return _ObjectPatternEntry(key: .name(name), value: try pattern()) }
             return _ObjectPatternEntry(key: .computed(key), value: try pattern())
         case .symbol("("):
+            let inner = peek.column
             let key = try pipe()
             try expect(")")
-            try checkObjectKey(key, column: token.column)
+            try checkObjectKey(key, column: inner)
             try expect(":")
             return _ObjectPatternEntry(key: .computed(key), value: try pattern())
         default:
