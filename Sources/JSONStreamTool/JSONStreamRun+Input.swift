@@ -203,10 +203,8 @@ extension JSONStreamRun {
         do {
             try selection.forEachOutput(of: reader, context: context) { try self.emitFromTape(reader) }
             return true
-        } catch let error as JSONFilterError {
+        } catch let error as any ElementFailure {
             elementFailed(error.reportTail, at: element.location)
-        } catch let error as ResultFormatter.Problem {
-            elementFailed(": " + error.description, at: element.location)
         }
         return false
     }
@@ -216,17 +214,14 @@ extension JSONStreamRun {
     /// the run's) run on the element where a path meets neither an object
     /// nor `null`.
     private func applyMembers(_ layout: _MemberLayout, selection: Selection?, element: InputElement,
-                      reader: _ValueReader, program: JSONFilter? = nil) throws -> Bool {
+                              reader: _ValueReader, program: JSONFilter? = nil) throws -> Bool {
         let written: Bool
         do {
             written = try Self.forEachMembersOutput(of: reader, selection: selection, context: context) {
                 try self.emitMembers(layout, from: reader)
             }
-        } catch let error as JSONFilterError {
+        } catch let error as any ElementFailure {
             elementFailed(error.reportTail, at: element.location)
-            return false
-        } catch let error as ResultFormatter.Problem {
-            elementFailed(": " + error.description, at: element.location)
             return false
         }
         return try written || apply(to: reader.lastElementValue(keeping: nil), at: element.location, using: program)

@@ -129,12 +129,10 @@ final class PieceWorker: @unchecked Sendable {
                     result.results += 1
                 }
             }
-        } catch let error as JSONFilterError {
+        } catch let error as any ElementFailure {
             return error.reportTail
-        } catch let error as ResultFormatter.Problem {
-            return ": " + error.description
         } catch {
-            return "\(error)"
+            return ": \(error)"
         }
         return nil
     }

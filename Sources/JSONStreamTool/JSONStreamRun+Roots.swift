@@ -8,13 +8,13 @@ import StreamingJSON
 /// output, or, when it is not what the plan needs, handed whole to the
 /// original filter inside a skeleton of its input (`JSONFilterPlan`).
 extension JSONStreamRun {
-    /// What reading roots yields: a mark, or one element (member) of the target.
     /// `F` of `--jq '.[] | F'` and how it makes each element's results.
     struct EachElement {
         let filter: JSONFilter
         let output: ElementOutput
     }
 
+    /// What reading roots yields: a mark, or one element (member) of the target.
     enum RootItem {
         case mark(_RootMark)
         case element(InputElement, key: String?)

@@ -283,9 +283,9 @@ final class JSONStreamRun {
     /// `--jq -s` with a plan that streams the slurped array: its elements
     /// are the input values, read one at a time.
     var slurpPlan: JSONFilterPlan?
-    /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
     /// `--jq '.[] | F'` with `F`'s results written from the tape (`makeEachElement`).
     lazy var eachElement: EachElement? = makeEachElement()
+    /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
     var streamIdiom: JSONFilter?
     /// The idiom at depth 1 with nothing after it: elements copied from the tape.
     var streamIdiomIsBare = false
@@ -482,10 +482,8 @@ final class JSONStreamRun {
         do {
             try (program ?? filter).apply(to: value, context: context) { result in try self.emit(result) }
             return true
-        } catch let error as JSONFilterError {
+        } catch let error as any ElementFailure {
             elementFailed(error.reportTail, at: location())
-        } catch let error as ResultFormatter.Problem {
-            elementFailed(": " + error.description, at: location())
         }
         return false
     }
@@ -526,8 +524,7 @@ final class JSONStreamRun {
 
     /// A runtime error in an element's filter, reported as skipped
     /// (`--on-error skip`) or as an error that makes the exit status 5.
-    /// `tail` follows the place: `": message"`, or what
-    /// `JSONFilterError.reportTail` makes of an error.
+    /// `tail` follows the place: an `ElementFailure`'s `reportTail`.
     func elementFailed(_ tail: String, at location: ElementLocation?) {
         exitRule.runtimeError()
         var location = location

@@ -180,10 +180,20 @@ final class ProgressMeter {
     }
 }
 
-extension JSONFilterError {
-    /// What follows `error (at …)` in a runtime error's report, as jq 1.8.2
-    /// writes it: `": message"`, or for `error(v)` with a value that is not a
-    /// string, `" (not a string): v"`.
+/// An error of one element's filter or of its output, reported in the
+/// element's place (`JSONStreamRun.elementFailed`).
+protocol ElementFailure: Error {
+    /// What follows `error (at …)` in the report.
+    var reportTail: String { get }
+}
+
+extension ResultFormatter.Problem: ElementFailure {
+    var reportTail: String { ": " + description }
+}
+
+extension JSONFilterError: ElementFailure {
+    /// As jq 1.8.2 writes it: `": message"`, or for `error(v)` with a value
+    /// that is not a string, `" (not a string): v"`.
     var reportTail: String {
         if case .string(let text) = value { return ": " + text }
         return " (not a string): " + message.dropLast(" (not a string)".count)

@@ -341,16 +341,6 @@ extension _Parser {
                 return _ObjectEntry(key: .computed(value), value: try objectValue())
             }
             return _ObjectEntry(key: .name(name), value: value)
-        case .number:
-            // jq 1.8.2 reports "unexpected LITERAL", then, when an expression
-            // and a colon follow (`{1: 2}`, `{1+2: 3}`), the hint: its
-            // suite expects the hint.
-            let start = position
-            if (try? postfix()) != nil, isSymbol(":") || isSymbol("+") {
-                throw JSONFilterError(message: "May need parentheses around object key expression", column: token.column)
-            }
-            position = start
-            throw unexpected()
         case .string, .format:
             var format: String?
             if case .format(let name) = token.kind {
@@ -375,7 +365,17 @@ extension _Parser {
             guard isSymbol(":") else { throw unexpected() }
             return _ObjectEntry(key: .computed(key), value: try objectValue())
         default:
-            if case .symbol = token.kind, token.kind != .symbol("INVALID_CHARACTER") {
+            // A number or an operator where a key belongs: jq 1.8.2 reports
+            // "unexpected …", then, when an expression and a colon follow
+            // (`{1: 2}`, `{-1: 2}`, `{1+2: 3}`), its hint, which its suite
+            // expects.
+            var mayStartExpression = false
+            switch token.kind {
+            case .number: mayStartExpression = true
+            case .symbol(let symbol): mayStartExpression = symbol != "INVALID_CHARACTER"
+            default: break
+            }
+            if mayStartExpression {
                 let start = position
                 if (try? postfix()) != nil, isSymbol(":") || isSymbol("+") {
                     throw JSONFilterError(message: "May need parentheses around object key expression",

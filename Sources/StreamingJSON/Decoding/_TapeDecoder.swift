@@ -31,10 +31,8 @@ final class _TapeDecoder: Decoder {
     var snakeCaseCache: [String: String] = [:]
     /// Type names for error messages (`typeName(_:)`).
     var typeNames: [ObjectIdentifier: String] = [:]
-    /// Types seen not to be `_TapeDecodable`.
-    var plainTypes: [ObjectIdentifier] = []
-    /// Types seen to be `_TapeDecodable` (arrays and dictionaries of a model).
-    var collectionTypes: [(ObjectIdentifier, any _TapeDecodable.Type)] = []
+    /// Types seen by `tapeDecodable(_:)`, each with what it answered.
+    var knownTypes: [(ObjectIdentifier, (any _TapeDecodable.Type)?)] = []
     /// Builds `JSONValue`s from the tape; made at the first one, kept for its key cache.
     lazy var valueBuilder = _ValueBuilder()
     /// Keyed containers kept for reuse while a `shelfScope()` is alive.
@@ -278,21 +276,17 @@ extension _TapeDecoder {
         }
     }
 
-    /// `T` as a `_TapeDecodable` collection, remembering the types that are not
-    /// and those that are (a conformance check costs a few hundred
-    /// instructions; user types and their arrays come back for every element).
+    /// `T` as a `_TapeDecodable` collection, or nil, remembered per type (a
+    /// conformance check costs a few hundred instructions; user types and
+    /// their arrays come back for every element).
     func tapeDecodable<T>(_ type: T.Type) -> (any _TapeDecodable.Type)? {
         // Arrays and dictionaries are one reference: any other size is not one.
         guard MemoryLayout<T>.size == MemoryLayout<[Int]>.size else { return nil }
         let id = ObjectIdentifier(type)
-        if plainTypes.contains(id) { return nil }
-        for (known, collection) in collectionTypes where known == id { return collection }
-        if let collection = type as? any _TapeDecodable.Type {
-            if collectionTypes.count < 16 { collectionTypes.append((id, collection)) }
-            return collection
-        }
-        if plainTypes.count < 16 { plainTypes.append(id) }
-        return nil
+        for (known, collection) in knownTypes where known == id { return collection }
+        let collection = type as? any _TapeDecodable.Type
+        if knownTypes.count < 32 { knownTypes.append((id, collection)) }
+        return collection
     }
 
     /// Appends to an empty array with room reserved: specialized for the
