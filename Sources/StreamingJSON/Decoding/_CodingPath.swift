@@ -48,6 +48,10 @@ enum _CodingPathNode {
             }
             break
         }
+        // Empty without `unsafeUninitializedCapacity`: for capacity 0 it
+        // writes the count into the shared empty-array singleton, a benign
+        // race ThreadSanitizer reports (see `Array._decode`).
+        guard depth > 0 else { return [] }
         return unsafe Array(unsafeUninitializedCapacity: depth) { keys, count in
             var slot = depth
             var node = self
