@@ -136,12 +136,16 @@ extension JSONStreamRun {
         guard let program = plan.elementProgram else { return true }
         var ended = false
         var current: InputElement?
+        // Where the target starts, for an error once the reader has moved
+        // past the element the filter read last (after the end, say).
+        var first: ElementLocation?
         inputs.reader?.buildsValues = plan.buildsElements
         context.nextStreamedElement = { [unowned self] in
             guard !ended else { return nil }
             switch try self.nextRootItem() {
             case .element(let element, _)?:
                 current = element
+                if first == nil { first = element.locatedNow.knownLocation }
                 return element.value
             case .mark(.end)?:
                 ended = true
@@ -156,7 +160,8 @@ extension JSONStreamRun {
         defer { context.nextStreamedElement = nil }
         let succeeded: Bool
         do {
-            succeeded = try apply(to: .null, at: current?.location, using: program)
+            succeeded = try apply(to: .null, at: current.map { $0.location.line == nil ? first : $0.location } ?? first,
+                                  using: program)
         } catch is TruncatedTarget {
             return true
         }

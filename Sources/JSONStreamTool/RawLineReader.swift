@@ -5,6 +5,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import JSONFilter
 import StreamingJSON
 
 /// `-R`: an input's lines, each a string without its newline, read in
@@ -64,7 +65,7 @@ final class RawLineReader {
     func next() -> Event {
         while true {
             if let newline = buffer[max(start, searched)...].firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                let line = String(jqDecoding: buffer[start..<newline])
                 start = newline + 1
                 searched = start
                 lineNumber += 1
@@ -74,7 +75,7 @@ final class RawLineReader {
             searched = buffer.count
             if atEnd {
                 guard start < buffer.count else { return .end }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
+                let line = String(jqDecoding: buffer[start...])
                 start = buffer.count
                 lineNumber += 1
                 return .line(line)
@@ -89,7 +90,7 @@ final class RawLineReader {
             if let error = fill() { throw error }
         }
         defer { start = buffer.count }
-        return String(decoding: buffer[start...], as: UTF8.self)
+        return String(jqDecoding: buffer[start...])
     }
 
     /// Reads one chunk after what is unread; nil, or the error of a failed read.

@@ -115,10 +115,14 @@ struct JSONStreamCommand: ParsableCommand {
             of the stream (with -n, all of them: jsonstream -n 'reduce inputs as $r (0; . + 1)' \
             counts the elements in constant memory); input_line_number is the line the element \
             starts on. The input is strict JSON (RFC 8259): the NaN and Infinity that jq's reader \
-            takes are syntax errors there (fromjson takes them, as in jq). With --jq: results computed \
-            before a syntax error later in the same value are already printed (jq prints none); a value \
-            being copied stops where the error is; an object with a repeated key streams each member, \
-            and a streamed path into it follows the first (jq keeps the last); --seq changes the output only; --stream-errors is --stream. Messages \
+            takes are syntax errors there (fromjson takes them, as in jq), and so is invalid UTF-8 in \
+            a string, which jq replaces with U+FFFD (-R and @base64d repair it as jq does). With \
+            --jq: results computed before a syntax error later in the same value are already printed \
+            (jq prints none); a value being copied stops where the error is; an object with a repeated \
+            key streams each member, and a streamed path into it follows the first (jq keeps the \
+            last); --seq changes the output only; --stream-errors is --stream; input_line_number is \
+            the line the value starts on (jq counts the newlines read so far: the same for one value \
+            per line). Messages \
             begin with "jsonstream:" where jq's begin with "jq:", and a runtime error's place adds the \
             column: (at <stdin>:3:14) where jq writes (at <stdin>:3).
 

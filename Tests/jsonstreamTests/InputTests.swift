@@ -103,6 +103,19 @@ struct InputTests {
         #expect(run.lines == [#"["-5",{"k":[1]},"hello\n",[1,[2],{"x":3}]]"#])
     }
 
+    /// The command lines recorded from jq 1.8.2 check `-R -s` on this file;
+    /// `--rawfile` reads it the same way (the case cannot be recorded there:
+    /// jq runs from the inputs' directory, the tests do not).
+    @Test("--rawfile repairs invalid UTF-8 as -R -s does, one U+FFFD per invalid sequence")
+    func rawfileRepairsAsRawInput() async throws {
+        let path = JSONStreamBinary.fixture("jq/inputs/invalid-utf8.txt")
+        let rawfile = try await jsonstream(["--jq", "-n", "-c", "--rawfile", "t", path, "$t"])
+        let slurped = try await jsonstream(["--jq", "-R", "-s", "-c", ".", path])
+        #expect(rawfile.status == 0 && slurped.status == 0, "\(rawfile.stderr)\(slurped.stderr)")
+        #expect(rawfile.output == slurped.output)
+        #expect(rawfile.output.contains("\u{FFFD}"))
+    }
+
     @Test("--on-error skip: each bad element reported with its index and position, summary, exit 0")
     func skip() async throws {
         let directory = try TemporaryDirectory()

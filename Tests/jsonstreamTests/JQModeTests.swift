@@ -52,6 +52,18 @@ struct JQModeTests {
         #expect(copied.output == "[1,2", "a visibly cut copy, no closing bracket")
     }
 
+    @Test("A runtime error after a streamed target's end is placed at its first element, not left without a place")
+    func errorAfterTheStreamedEnd() async throws {
+        // `.a` reads the whole streamed array, then fails on it: the reader has
+        // moved past every element by then.
+        let run = try await jsonstream(["--jq", "-c", "[.a[] | .b] | (join(\",\"), .a)"],
+                                       input: "\n" + #"{"a": [{"b": "x"}, {"b": "y"}]}"# + "\n")
+        #expect(run.status == 5)
+        #expect(run.output == "\"x,y\"\n")
+        #expect(run.stderr == "jsonstream: error (at <stdin>:2:8): Cannot index array with string (\"a\")\n",
+                "\(run.stderr)")
+    }
+
     @Test("An object with a repeated key streams each member (jq keeps the last); built whole, jq's rule")
     func repeatedKeys() async throws {
         let streamed = try await jsonstream(["--jq", "-c", ".[]"], input: #"{"a": 1, "a": 2}"#)

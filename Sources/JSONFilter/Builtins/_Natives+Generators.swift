@@ -162,7 +162,7 @@ extension _Natives {
         _NativeNode { input, path, frame, emit in
             try count.run(input, nil, frame) { n, _ in
                 guard case .number(let number) = n else {
-                    throw JSONFilterError(message: "Invalid limit: \(_describe(n))")
+                    return try limitOfAnotherType(n, body, input, path, frame)
                 }
                 let limit = number.double
                 if limit < 0 { throw JSONFilterError(message: "limit doesn't support negative count") }
@@ -173,6 +173,22 @@ extension _Natives {
                     emitted += 1
                     return emitted < limit
                 }
+            }
+        }
+    }
+
+    /// A count that is not a number, as jq 1.8.2's `limit` (written in jq)
+    /// meets it: null and booleans order below 0 (the negative count's
+    /// error); a string, array or object orders above 0, and the first
+    /// output of `f` then counts down from it, which fails.
+    @inline(never)
+    private static func limitOfAnotherType(_ n: JSONValue, _ body: _Lambda, _ input: JSONValue, _ path: _Path?,
+                                           _ frame: _Frame) throws {
+        switch n {
+        case .null, .bool: throw JSONFilterError(message: "limit doesn't support negative count")
+        default:
+            try body.generate(input, path, frame) { _, _ in
+                throw JSONFilterError(message: "\(_describe(n)) and number (1) cannot be subtracted")
             }
         }
     }

@@ -8,8 +8,9 @@ extension _Natives {
         return number(body(n.double))
     }
 
-    static func numberTest(_ input: JSONValue, _ test: (Double) -> Bool) throws -> JSONValue {
-        guard case .number(let n) = input else { throw JSONFilterError(message: "\(_describe(input)) number required") }
+    /// `isinfinite`, `isnan`, `isnormal`: false for anything but a number, as in jq 1.8.2.
+    static func numberTest(_ input: JSONValue, _ test: (Double) -> Bool) -> JSONValue {
+        guard case .number(let n) = input else { return .bool(false) }
         return .bool(test(n.double))
     }
 
@@ -74,8 +75,8 @@ extension _Natives {
 
     /// Stable sort of an array by precomputed keys (`map([f])`).
     static func sortedBy(_ input: JSONValue, _ keys: JSONValue, _ name: String) throws -> [(JSONValue, JSONValue)] {
-        guard case .array(let values) = input else {
-            throw JSONFilterError(message: "\(_describe(input)) cannot be sorted, as it is not an array")
+        guard case .array(let values) = input, case .array = keys else {
+            throw JSONFilterError(message: "\(_describe(input)) and \(_describe(keys)) cannot be sorted, as they are not both arrays")
         }
         guard case .array(let keyList) = keys, keyList.count == values.count else {
             throw JSONFilterError(message: "\(name) requires an array of keys of the same length")
@@ -88,10 +89,9 @@ extension _Natives {
     }
 
     static func extremeBy(_ input: JSONValue, _ keys: JSONValue, max: Bool) throws -> JSONValue {
-        guard case .array(let values) = input else {
-            throw JSONFilterError(message: "Cannot index \(input.typeName) with number")
+        guard case .array(let values) = input, case .array(let keyList) = keys else {
+            throw JSONFilterError(message: "\(_describe(input)) and \(_describe(keys)) cannot be iterated over")
         }
-        guard case .array(let keyList) = keys else { return .null }
         return try _Builtins.extreme(values, keys: keyList, max: max)
     }
 

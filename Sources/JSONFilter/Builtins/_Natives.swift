@@ -137,9 +137,9 @@ enum _Natives {
         "rtrim/0": { try trimmed($0, leading: false, trailing: true) },
         "infinite/0": { _ in number(Double.infinity) },
         "nan/0": { _ in number(Double.nan) },
-        "isinfinite/0": { try numberTest($0) { $0.isInfinite } },
-        "isnan/0": { try numberTest($0) { $0.isNaN } },
-        "isnormal/0": { try numberTest($0) { $0.isNormal } },
+        "isinfinite/0": { numberTest($0) { $0.isInfinite } },
+        "isnan/0": { numberTest($0) { $0.isNaN } },
+        "isnormal/0": { numberTest($0) { $0.isNormal } },
         // Literals keep every digit (what decNumber gives jq); arithmetic is in doubles, as in jq.
         "have_decnum/0": { _ in .bool(true) },
         "have_literal_numbers/0": { _ in .bool(true) },
@@ -196,9 +196,7 @@ enum _Natives {
             return result
         },
         "flatten/1": { input, args in
-            guard case .number(let d) = args[0] else {
-                throw JSONFilterError(message: "flatten depth must not be negative")
-            }
+            guard case .number(let d) = args[0] else { return try _Builtins.flatten(input, depthOfAnotherType: args[0]) }
             guard d.double >= 0 else { throw JSONFilterError(message: "flatten depth must not be negative") }
             return .array(try _Builtins.flatten(input, depth: d.double))
         },

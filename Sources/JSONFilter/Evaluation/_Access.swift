@@ -17,7 +17,7 @@ enum _Access {
             var position = _truncatedIndex(value)
             if position < 0 { position += array.count }
             return array.indices.contains(position) ? array[position] : .null
-        case (.null, .string), (.null, .number), (.null, .null):
+        case (.null, .string), (.null, .number):
             return .null
         case (.array, .object(let range)), (.string, .object(let range)):
             // `.[{"start": 1, "end": 3}]` is a slice in jq; both members are needed.

@@ -236,6 +236,23 @@ enum _Builtins {
         return result
     }
 
+    /// `flatten(d)` with a depth that is not a number, as jq 1.8.2's
+    /// `flatten` (written in jq) meets it: null and booleans order below 0;
+    /// a string, array or object orders above 0, and the first nested array
+    /// then counts the depth down, which fails.
+    static func flatten(_ input: JSONValue, depthOfAnotherType depth: JSONValue) throws -> JSONValue {
+        if case .null = depth { throw JSONFilterError(message: "flatten depth must not be negative") }
+        if case .bool = depth { throw JSONFilterError(message: "flatten depth must not be negative") }
+        var result: [JSONValue] = []
+        try _Access.iterate(input) { element in
+            if case .array = element {
+                throw JSONFilterError(message: "\(_describe(depth)) and number (1) cannot be subtracted")
+            }
+            result.append(element)
+        }
+        return .array(result)
+    }
+
     /// `indices($i)`: byte offsets of a substring (as jq reports them),
     /// start positions of a sub-array or an element, null on null.
     static func indices(_ input: JSONValue, _ needle: JSONValue) throws -> JSONValue {

@@ -46,11 +46,11 @@ enum _Formats {
         return cells.joined(separator: format == "csv" ? "," : "\t")
     }
 
-    static func csvQuoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    private static func csvQuoted(_ s: String) -> String {
+        "\"" + replacing(s, ["\"": "\"\""]) + "\""
     }
 
-    static func tsvEscaped(_ s: String) -> String {
+    private static func tsvEscaped(_ s: String) -> String {
         replacing(s, ["\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"])
     }
 
@@ -58,12 +58,20 @@ enum _Formats {
         replacing(s, ["<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", "\"": "&quot;"])
     }
 
-    /// `s` with each scalar found in `escapes` replaced by its escape.
+    /// `s` with each scalar found in `escapes` replaced by its escape. As in
+    /// jq's `escape_string` (behind `@csv`, `@tsv`, `@html` and `@sh`), a NUL
+    /// becomes the two characters `\0`.
     private static func replacing(_ s: String, _ escapes: [Unicode.Scalar: String]) -> String {
         var result = ""
         result.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
-            if let escape = escapes[scalar] { result += escape } else { result.unicodeScalars.append(scalar) }
+            if let escape = escapes[scalar] {
+                result += escape
+            } else if scalar == "\0" {
+                result += "\\0"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
         }
         return result
     }
@@ -90,7 +98,7 @@ enum _Formats {
     private static func shell(_ input: JSONValue) throws -> String {
         func word(_ value: JSONValue) throws -> String {
             switch value {
-            case .string(let s): return "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            case .string(let s): return "'" + replacing(s, ["'": "'\\''"]) + "'"
             case .array, .object: throw JSONFilterError(message: "\(_describe(value)) can not be escaped for shell")
             default: return _jqText(value)
             }
@@ -154,6 +162,6 @@ enum _Formats {
         case 3: output += [UInt8(accumulator >> 10 & 0xFF), UInt8(accumulator >> 2 & 0xFF)]
         default: break
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(jqDecoding: output)
     }
 }

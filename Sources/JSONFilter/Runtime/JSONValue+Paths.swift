@@ -153,7 +153,9 @@ extension JSONValue {
                 result.append(.number(JSONNumber(position)))
                 current = array.indices.contains(position) ? array[position] : nil
             case .object:
-                if let range = try? _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count) {
+                // A slice without both bounds is left as it is, for `_delete` to refuse.
+                if let start = key["start"], let end = key["end"],
+                   let range = try? _Access.sliceRange(start, end, count: array.count) {
                     result.append(_Access.sliceKey(.number(JSONNumber(range.lowerBound)), .number(JSONNumber(range.upperBound))))
                 } else {
                     result.append(key)
@@ -169,8 +171,12 @@ extension JSONValue {
 
     mutating func _delete(_ keys: ArraySlice<JSONValue>) throws {
         guard let key = keys.first else { return }
-        if case .null = self { return }
         let rest = keys.dropFirst()
+        if case .null = self {
+            // Nothing to delete; a deeper path still indexes null (jq's `jv_get`).
+            if !rest.isEmpty { _ = try _IndexNode.pathIndexForGet(self, key) }
+            return
+        }
         // Matched by case first, payload taken after (see `_update`).
         let kind: Int
         switch self {
@@ -204,7 +210,11 @@ extension JSONValue {
             }
         case (2, .object):
             guard case .array(var array) = self else { return }
-            let range = try _Access.sliceRange(key["start"] ?? .null, key["end"] ?? .null, count: array.count)
+            // Both bounds must be present (null for an open end), as `path(.[a:b])` writes them.
+            guard let start = key["start"], let end = key["end"] else {
+                throw JSONFilterError(message: "Array/string slice indices must be integers")
+            }
+            let range = try _Access.sliceRange(start, end, count: array.count)
             self = .null
             defer { self = .array(array) }
             if rest.isEmpty {
@@ -215,7 +225,23 @@ extension JSONValue {
                 if case .array(let replaced) = slice { array.replaceSubrange(range, with: replaced) }
             }
         default:
-            throw JSONFilterError(message: "Cannot delete field at \(key.typeName == "string" ? "object" : key.typeName) index of \(typeName)")
+            try _deleteMismatch(key, deeper: rest)
+        }
+    }
+
+    /// A key this value cannot delete at: jq 1.8.2's messages. A deeper path
+    /// first indexes the value as `getpath` would, and fails as that does.
+    @inline(never)
+    private func _deleteMismatch(_ key: JSONValue, deeper rest: ArraySlice<JSONValue>) throws {
+        if !rest.isEmpty {
+            var inner = try _IndexNode.pathIndexForGet(self, key)
+            try inner._delete(rest)
+            return
+        }
+        switch self {
+        case .array: throw JSONFilterError(message: "Cannot delete \(key.typeName) element of array")
+        case .object: throw JSONFilterError(message: "Cannot delete \(key.typeName) field of object")
+        default: throw JSONFilterError(message: "Cannot delete fields from \(typeName)")
         }
     }
 }

@@ -25,9 +25,6 @@ indirect enum _Binder {
     private func bindElements(_ elements: ArraySlice<_Binder>, at index: Int, of value: JSONValue, _ input: JSONValue,
                               _ frame: _Frame, _ body: () throws -> Void) throws {
         guard let first = elements.first else { return try body() }
-        if case .object = value {
-            throw JSONFilterError(message: "Cannot index object with number")
-        }
         let element = try _Access.index(value, .number(JSONNumber(index)))
         try first.bind(element, input, frame) {
             try bindElements(elements.dropFirst(), at: index + 1, of: value, input, frame, body)

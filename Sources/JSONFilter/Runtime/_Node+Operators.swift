@@ -269,10 +269,7 @@ final class _ObjectNode: _Node {
 
     static func key(_ value: JSONValue) throws -> String {
         guard case .string(let name) = value else {
-            if case .object = value {
-                throw JSONFilterError(message: "Object keys must be strings")
-            }
-            throw JSONFilterError(message: "Object keys must be strings")
+            throw JSONFilterError(message: "Cannot use \(_describe(value)) as object key")
         }
         return name
     }
