@@ -166,11 +166,24 @@ func _truncatedInt(_ value: Double) -> Int {
     return Int(value.rounded(.towardZero))
 }
 
-/// jq's split of a string on a separator: an empty string gives `[]`; an
-/// empty separator splits into characters... as jq 1.8 does (by bytes for
-/// ASCII, which is what users hit).
+/// jq's split of a string on a separator: an empty string gives `[]`, an
+/// empty separator splits into code points, and the separator is found by
+/// its bytes (jq's `memmem`), not by Foundation's canonical search.
 func _split(_ string: String, by separator: String) -> [String] {
     if string.isEmpty { return [] }
-    if separator.isEmpty { return string.map(String.init) }
-    return string.components(separatedBy: separator)
+    if separator.isEmpty { return string.unicodeScalars.map { String($0) } }
+    let bytes = Array(string.utf8), needle = Array(separator.utf8)
+    var parts: [String] = []
+    var start = 0, position = 0
+    while position + needle.count <= bytes.count {
+        if bytes[position] == needle[0], bytes[position..<position + needle.count].elementsEqual(needle) {
+            parts.append(String(decoding: bytes[start..<position], as: UTF8.self))
+            position += needle.count
+            start = position
+        } else {
+            position += 1
+        }
+    }
+    parts.append(String(decoding: bytes[start...], as: UTF8.self))
+    return parts
 }

@@ -2,7 +2,8 @@
 /// A JSON object that keeps its keys in order.
 ///
 /// Keys come out in the order they were first inserted (document order for
-/// parsed input). Setting an existing key replaces its value in place, so a
+/// parsed input). Keys are told apart by their bytes, as in JSON: `"é"` and
+/// `"e\u{301}"` are two keys, though Swift's `==` takes them for equal. Setting an existing key replaces its value in place, so a
 /// duplicate key in input keeps the last value at the first key's position,
 /// as jq does. Equality and hashing ignore order (`{"a":1,"b":2}` equals
 /// `{"b":2,"a":1}`), as in jq.
@@ -22,7 +23,7 @@ public struct JSONObject: Sendable {
     public private(set) var keys: [String] = []
     /// The values, in the order of ``keys``.
     public private(set) var values: [JSONValue] = []
-    private var index: [String: Int]?
+    private var index: [_BytewiseKey: Int]?
 
     static let indexThreshold = 16
 
@@ -42,8 +43,8 @@ public struct JSONObject: Sendable {
 
     /// The position of `key`, if present.
     public func position(of key: String) -> Int? {
-        if let index { return index[key] }
-        return keys.firstIndex(of: key)
+        if let index { return index[_BytewiseKey(string: key)] }
+        return keys.firstIndex { $0._hasSameBytes(as: key) }
     }
 
     /// The value of `key`, or nil. Setting a value replaces an existing
@@ -61,7 +62,7 @@ public struct JSONObject: Sendable {
                 keys.append(key)
                 values.append(newValue)
                 if index != nil {
-                    index![key] = keys.count - 1
+                    index![_BytewiseKey(string: key)] = keys.count - 1
                 } else if keys.count > Self.indexThreshold {
                     buildIndex()
                 }
@@ -85,9 +86,9 @@ public struct JSONObject: Sendable {
     }
 
     private mutating func buildIndex() {
-        var built: [String: Int] = [:]
+        var built: [_BytewiseKey: Int] = [:]
         built.reserveCapacity(keys.count)
-        for (position, key) in keys.enumerated() { built[key] = position }
+        for (position, key) in keys.enumerated() { built[_BytewiseKey(string: key)] = position }
         index = built
     }
 
@@ -115,7 +116,7 @@ public struct JSONObject: Sendable {
         keys.append(key)
         values.append(value)
         if index != nil {
-            index![key] = keys.count - 1
+            index![_BytewiseKey(string: key)] = keys.count - 1
         } else if keys.count > Self.indexThreshold {
             buildIndex()
         }
@@ -149,7 +150,7 @@ extension JSONObject: Hashable {
     /// The same keys with equal values, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.keys.elementsEqual(rhs.keys, by: { $0._hasSameBytes(as: $1) }) { return lhs.values == rhs.values }
         for (key, value) in lhs {
             guard let other = rhs[key], other == value else { return false }
         }

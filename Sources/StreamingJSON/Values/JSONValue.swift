@@ -38,6 +38,23 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue {
+    /// Equal values of the same kind, as jq compares them: strings by their
+    /// bytes (code points), not by Swift's canonical equivalence; objects in
+    /// any member order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.number(let a), .number(let b)): return a == b
+        case (.string(let a), .string(let b)): return a._hasSameBytes(as: b)
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+}
+
+extension JSONValue {
     /// jq's name for the value's type: `"null"`, `"boolean"`, `"number"`,
     /// `"string"`, `"array"` or `"object"`.
     public var typeName: String {
