@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension String {
     /// Bytes as text the way jq 1.8.2 reads them (raw input, `--rawfile`,
@@ -10,13 +15,23 @@ extension String {
     /// a surrogate or a code point past U+10FFFF is one replacement, not one
     /// per byte, and a sequence cut off by the end of the text takes the rest
     /// of it.
-    package init<Bytes: Collection>(jqDecoding bytes: Bytes) where Bytes.Element == UInt8 {
-        let text = String(decoding: bytes, as: UTF8.self)
-        if text.utf8.count == bytes.count, text.utf8.elementsEqual(bytes) {
-            self = text
-        } else {
-            self = Self._jqRepairing(Array(bytes))
-        }
+    package init(jqDecoding bytes: [UInt8]) {
+        self = unsafe bytes.withUnsafeBufferPointer { unsafe Self._jqDecoding($0) }
+    }
+
+    /// ``init(jqDecoding:)`` for part of a buffer (a line of raw input).
+    package init(jqDecoding bytes: ArraySlice<UInt8>) {
+        self = unsafe bytes.withUnsafeBufferPointer { unsafe Self._jqDecoding($0) }
+    }
+
+    private static func _jqDecoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // The standard library's decoding is the fast check: valid input
+        // comes back with the same bytes, and anything repaired does not.
+        let text = unsafe String(decoding: bytes, as: UTF8.self)
+        let unchanged = unsafe text.utf8.count == bytes.count && text.utf8.withContiguousStorageIfAvailable { decoded in
+            unsafe bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        } == true
+        return unchanged ? text : _jqRepairing(unsafe Array(bytes))
     }
 
     @inline(never)

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension String {
     /// Whether both strings hold the same UTF-8 bytes.
@@ -8,13 +13,14 @@ extension String {
     /// standard library's `==` compares by canonical equivalence and would
     /// take them for one; ``JSONValue`` and ``JSONObject`` compare with this.
     package func _hasSameBytes(as other: String) -> Bool {
-        var (left, right) = (self, other)
-        return left.withUTF8 { a in
-            right.withUTF8 { b in
-                guard a.count == b.count else { return false }
-                return unsafe a.elementsEqual(b)
+        let count = utf8.count
+        guard count == other.utf8.count else { return false }
+        let compared = unsafe utf8.withContiguousStorageIfAvailable { a in
+            unsafe other.utf8.withContiguousStorageIfAvailable { b in
+                unsafe (count == 0 || memcmp(a.baseAddress!, b.baseAddress!, count) == 0)
             }
         }
+        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
     }
 }
 
