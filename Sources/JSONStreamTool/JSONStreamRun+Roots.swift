@@ -160,7 +160,7 @@ extension JSONStreamRun {
         defer { context.nextStreamedElement = nil }
         let succeeded: Bool
         do {
-            succeeded = try apply(to: .null, at: current.map { $0.location.line == nil ? first : $0.location } ?? first,
+            succeeded = try apply(to: .null, at: { let last = current?.location; return last?.line == nil ? first : last }(),
                                   using: program)
         } catch is TruncatedTarget {
             return true

@@ -241,7 +241,7 @@ func readTextFile(_ path: String) -> String? {
         if count == 0 { break }
         bytes.append(contentsOf: chunk[0..<count])
     }
-    return String(jqDecoding: bytes)
+    return String(jqDecoding: bytes[...])
 }
 
 /// An error's message, without the `DecodingError` wrapping around a syntax error.

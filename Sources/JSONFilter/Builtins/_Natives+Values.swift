@@ -75,10 +75,10 @@ extension _Natives {
 
     /// Stable sort of an array by precomputed keys (`map([f])`).
     static func sortedBy(_ input: JSONValue, _ keys: JSONValue, _ name: String) throws -> [(JSONValue, JSONValue)] {
-        guard case .array(let values) = input, case .array = keys else {
+        guard case .array(let values) = input, case .array(let keyList) = keys else {
             throw JSONFilterError(message: "\(_describe(input)) and \(_describe(keys)) cannot be sorted, as they are not both arrays")
         }
-        guard case .array(let keyList) = keys, keyList.count == values.count else {
+        guard keyList.count == values.count else {
             throw JSONFilterError(message: "\(name) requires an array of keys of the same length")
         }
         let order = try values.indices.sorted { a, b in

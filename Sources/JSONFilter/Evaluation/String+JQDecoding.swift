@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StreamingJSON
 
 extension String {
     /// Bytes as text the way jq 1.8.2 reads them (raw input, `--rawfile`,
@@ -15,11 +11,8 @@ extension String {
     /// a surrogate or a code point past U+10FFFF is one replacement, not one
     /// per byte, and a sequence cut off by the end of the text takes the rest
     /// of it.
-    package init(jqDecoding bytes: [UInt8]) {
-        self = unsafe bytes.withUnsafeBufferPointer { unsafe Self._jqDecoding($0) }
-    }
-
-    /// ``init(jqDecoding:)`` for part of a buffer (a line of raw input).
+    /// (Not generic over the bytes: called from another module, a generic
+    /// initializer would run unspecialized, many times slower.)
     package init(jqDecoding bytes: ArraySlice<UInt8>) {
         self = unsafe bytes.withUnsafeBufferPointer { unsafe Self._jqDecoding($0) }
     }
@@ -28,10 +21,7 @@ extension String {
         // The standard library's decoding is the fast check: valid input
         // comes back with the same bytes, and anything repaired does not.
         let text = unsafe String(decoding: bytes, as: UTF8.self)
-        let unchanged = unsafe text.utf8.count == bytes.count && text.utf8.withContiguousStorageIfAvailable { decoded in
-            unsafe bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        } == true
-        return unchanged ? text : _jqRepairing(unsafe Array(bytes))
+        return unsafe text._hasUTF8(bytes) ? text : _jqRepairing(unsafe Array(bytes))
     }
 
     @inline(never)

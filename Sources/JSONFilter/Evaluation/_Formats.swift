@@ -47,33 +47,51 @@ enum _Formats {
     }
 
     private static func csvQuoted(_ s: String) -> String {
-        "\"" + replacing(s, ["\"": "\"\""]) + "\""
+        "\"" + escaping(s) { $0 == UInt8(ascii: "\"") ? "\"\"" : nil } + "\""
     }
 
     private static func tsvEscaped(_ s: String) -> String {
-        replacing(s, ["\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"])
+        escaping(s) { byte in
+            switch byte {
+            case UInt8(ascii: "\\"): return "\\\\"
+            case UInt8(ascii: "\t"): return "\\t"
+            case UInt8(ascii: "\n"): return "\\n"
+            case UInt8(ascii: "\r"): return "\\r"
+            default: return nil
+            }
+        }
     }
 
     private static func html(_ s: String) -> String {
-        replacing(s, ["<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", "\"": "&quot;"])
-    }
-
-    /// `s` with each scalar found in `escapes` replaced by its escape. As in
-    /// jq's `escape_string` (behind `@csv`, `@tsv`, `@html` and `@sh`), a NUL
-    /// becomes the two characters `\0`.
-    private static func replacing(_ s: String, _ escapes: [Unicode.Scalar: String]) -> String {
-        var result = ""
-        result.reserveCapacity(s.utf8.count)
-        for scalar in s.unicodeScalars {
-            if let escape = escapes[scalar] {
-                result += escape
-            } else if scalar == "\0" {
-                result += "\\0"
-            } else {
-                result.unicodeScalars.append(scalar)
+        escaping(s) { byte in
+            switch byte {
+            case UInt8(ascii: "<"): return "&lt;"
+            case UInt8(ascii: ">"): return "&gt;"
+            case UInt8(ascii: "&"): return "&amp;"
+            case UInt8(ascii: "'"): return "&apos;"
+            case UInt8(ascii: "\""): return "&quot;"
+            default: return nil
             }
         }
-        return result
+    }
+
+    /// `s` with each ASCII byte that `escape` names replaced by its escape.
+    /// As in jq's `escape_string` (behind `@csv`, `@tsv`, `@html` and `@sh`),
+    /// a NUL becomes the two characters `\0`. Every escaped byte is ASCII, so
+    /// the bytes of other code points pass through as they are.
+    private static func escaping(_ s: String, _ escape: (UInt8) -> StaticString?) -> String {
+        func replacement(_ byte: UInt8) -> StaticString? { byte == 0 ? "\\0" : escape(byte) }
+        guard s.utf8.contains(where: { replacement($0) != nil }) else { return s }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 8)
+        for byte in s.utf8 {
+            if let text = replacement(byte) {
+                unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func uri(_ s: String) -> String {
@@ -98,7 +116,7 @@ enum _Formats {
     private static func shell(_ input: JSONValue) throws -> String {
         func word(_ value: JSONValue) throws -> String {
             switch value {
-            case .string(let s): return "'" + replacing(s, ["'": "'\\''"]) + "'"
+            case .string(let s): return "'" + escaping(s) { $0 == UInt8(ascii: "'") ? "'\\''" : nil } + "'"
             case .array, .object: throw JSONFilterError(message: "\(_describe(value)) can not be escaped for shell")
             default: return _jqText(value)
             }
@@ -162,6 +180,6 @@ enum _Formats {
         case 3: output += [UInt8(accumulator >> 10 & 0xFF), UInt8(accumulator >> 2 & 0xFF)]
         default: break
         }
-        return String(jqDecoding: output)
+        return String(jqDecoding: output[...])
     }
 }

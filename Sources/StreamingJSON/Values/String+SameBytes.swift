@@ -13,14 +13,18 @@ extension String {
     /// standard library's `==` compares by canonical equivalence and would
     /// take them for one; ``JSONValue`` and ``JSONObject`` compare with this.
     package func _hasSameBytes(as other: String) -> Bool {
-        let count = utf8.count
-        guard count == other.utf8.count else { return false }
-        let compared = unsafe utf8.withContiguousStorageIfAvailable { a in
-            unsafe other.utf8.withContiguousStorageIfAvailable { b in
-                unsafe (count == 0 || memcmp(a.baseAddress!, b.baseAddress!, count) == 0)
-            }
+        guard utf8.count == other.utf8.count else { return false }
+        return unsafe other.utf8.withContiguousStorageIfAvailable { unsafe _hasUTF8($0) }
+            ?? utf8.elementsEqual(other.utf8)
+    }
+
+    /// Whether the string's UTF-8 is exactly `bytes` (one `memcmp`).
+    package func _hasUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard utf8.count == bytes.count else { return false }
+        let compared = unsafe utf8.withContiguousStorageIfAvailable { own in
+            unsafe (bytes.isEmpty || memcmp(own.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         }
-        return (compared ?? nil) ?? utf8.elementsEqual(other.utf8)
+        return unsafe compared ?? utf8.elementsEqual(bytes)
     }
 }
 
