@@ -124,6 +124,21 @@ import Testing
         #expect(seen == [0, 1, 2])
     }
 
+    /// Destructuring as jq 1.8.2 does it: an array's elements from the last
+    /// (the first error is the last element's), a variable named twice keeps
+    /// its first binding in that order unless there are `?//` alternatives,
+    /// and a computed key is any index, each of its outputs in turn, lazily.
+    @Test func destructuringFollowsJQ() throws {
+        #expect(try run(". as [$a, $b, $a] | [$a, $b]", "[1,2,3]") == ["[3,2]"])
+        #expect(try run(". as {a: $x, b: {c: $x}} | $x", #"{"a":1,"b":{"c":2}}"#) == ["1"])
+        #expect(try run(". as [$a, $b, $a] ?// $a | [$a, $b]", "[1,2,3]") == ["[1,2]"])
+        #expect(try run(#"try (. as [[$x], [$y]] | 0) catch ."#, #"["s",5]"#)
+                == [#""Cannot index number with number (0)""#])
+        #expect(try run(#". as {("0" | tonumber): $v} | $v"#, "[5]") == ["5"])
+        #expect(try run(#"[. as {("a", "b"): [$v]} | $v]"#, #"{"a":[1],"b":[2]}"#) == ["[1,2]"])
+        #expect(try run(#"[limit(2; . as {(repeat("a")): $v} | $v)]"#, #"{"a":1}"#) == ["[1,1]"])
+    }
+
     @Test func limitStopsAnInfiniteGenerator() throws {
         #expect(try run("[limit(3; recurse(. + 1))]", "0") == ["[0,1,2]"])
         #expect(try run("first(range(10; 1000000000))", "null") == ["10"])
@@ -145,6 +160,10 @@ import Testing
         (". as {(true): $f} | $f", 8, "Cannot use boolean (true) as object key"),
         ("{1}", 2, "syntax error, unexpected LITERAL"),
         ("{1: 2}", 2, "May need parentheses around object key expression"),
+        // jq's lexer reads $__loc__ as a token of its own, which binds nothing.
+        (". as [$__loc__] | 1", 7, "syntax error, unexpected $__loc__, expecting BINDING or '[' or '{'"),
+        (". as {$__loc__} | 1", 7, "syntax error, unexpected $__loc__"),
+        ("def f($__loc__): 1; 1", 7, "syntax error, unexpected $__loc__, expecting IDENT or BINDING"),
     ])
     func compileErrorsNameTheColumn(_ source: String, _ column: Int, _ fragment: String) {
         do {

@@ -188,7 +188,12 @@ struct _Compiler {
                 slots[name] = slot
                 inner = inner.adding(.variable(name, slot: slot), depth: level.depth)
             }
-            let binders = try patterns.map { try binder($0, slots, scope, level) }
+            // With alternatives (`?//`) every binding is made and the last
+            // one made wins, as in jq; alone, a pattern keeps the first.
+            let binders = try patterns.map { pattern in
+                var bound: Set<String>? = patterns.count == 1 ? [] : nil
+                return try binder(pattern, slots, &bound, scope, level)
+            }
             return _BindNode(source: sourceNode, binders: binders, allSlots: Array(slots.values),
                              body: try compile(body, inner, level))
         case .reduce(let source, let pattern, let initial, let update):
@@ -340,24 +345,37 @@ struct _Compiler {
             slots[name] = slot
             inner = inner.adding(.variable(name, slot: slot), depth: level.depth)
         }
-        return (inner, try binder(pattern, slots, scope, level))
+        var bound: Set<String>? = []
+        return (inner, try binder(pattern, slots, &bound, scope, level))
     }
 
-    private mutating func binder(_ pattern: _Pattern, _ slots: [String: Int], _ scope: _Scope,
-                                 _ level: _Level) throws -> _Binder {
+    /// `bound`: the variables bound so far, in the order jq binds them: an
+    /// array's elements from the last to the first, an object's entries in
+    /// order, each nested pattern after its key. A variable that appears
+    /// twice keeps its first binding in that order, as in jq 1.8.2
+    /// (`[1,2] as [$a, $a]` gives 2, `{"a":1,"b":2} as {a: $x, b: $x}` gives 1);
+    /// nil binds every appearance.
+    private mutating func binder(_ pattern: _Pattern, _ slots: [String: Int], _ bound: inout Set<String>?,
+                                 _ scope: _Scope, _ level: _Level) throws -> _Binder {
+        func isFirst(_ name: String) -> Bool { bound?.insert(name).inserted ?? true }
         switch pattern {
         case .variable(let name):
-            return .slot(slots[name]!)
+            return isFirst(name) ? .slot(slots[name]!) : .ignore
         case .array(let elements):
-            return .array(try elements.map { try binder($0, slots, scope, level) })
+            var binders: [_Binder] = []
+            for element in elements.reversed() {
+                binders.append(try binder(element, slots, &bound, scope, level))
+            }
+            return .array(binders.reversed())
         case .object(let entries):
             return .object(try entries.map { entry in
-                let nested = try entry.value.map { try binder($0, slots, scope, level) }
+                let key: _BinderKey, slot: Int?
                 switch entry.key {
-                case .variable(let name): return (.name(name), slots[name], nested)
-                case .name(let name): return (.name(name), nil, nested)
-                case .computed(let f): return (.computed(try compile(f, scope, level)), nil, nested)
+                case .variable(let name): (key, slot) = (.name(name), isFirst(name) ? slots[name] : nil)
+                case .name(let name): (key, slot) = (.name(name), nil)
+                case .computed(let f): (key, slot) = (.computed(try compile(f, scope, level)), nil)
                 }
+                return (key, slot, try entry.value.map { try binder($0, slots, &bound, scope, level) })
             })
         }
     }

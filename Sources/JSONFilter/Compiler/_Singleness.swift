@@ -91,7 +91,7 @@ enum _Singleness {
 
     private static func binderNodes(_ binder: _Binder) -> [_Node] {
         switch binder {
-        case .slot: return []
+        case .slot, .ignore: return []
         case .array(let elements): return elements.flatMap(binderNodes)
         case .object(let entries):
             return entries.flatMap { entry -> [_Node] in

@@ -434,6 +434,8 @@ extension _Parser {
     private mutating func pattern() throws -> _Pattern {
         let token = advance()
         switch token.kind {
+        case .variable("__loc__"):
+            throw locationBinding(token, expecting: ", expecting BINDING or '[' or '{'")
         case .variable(let name):
             return .variable(name)
         case .symbol("["):
@@ -464,6 +466,8 @@ extension _Parser {
     private mutating func objectPatternEntry() throws -> _ObjectPatternEntry {
         let token = advance()
         switch token.kind {
+        case .variable("__loc__"):
+            throw locationBinding(token, expecting: "")
         case .variable(let name):
             var value: _Pattern?
             if isSymbol(":") {

@@ -112,6 +112,12 @@ struct _Parser {
     }
 
     /// jq's (bison's) wording for the token it could not take.
+    /// `$__loc__` where a variable is bound: jq's lexer reads it as a token
+    /// of its own, which no binding takes.
+    func locationBinding(_ token: _Token, expecting: String) -> JSONFilterError {
+        JSONFilterError(message: "syntax error, unexpected $__loc__\(expecting)", column: token.column)
+    }
+
     func unexpected(_ token: _Token? = nil) -> JSONFilterError {
         let token = token ?? peek
         // The first token of a program: bison could still have taken the
@@ -267,6 +273,8 @@ struct _Parser {
             while true {
                 switch advance().kind {
                 case .identifier(let word): parameters.append(word)
+                case .variable("__loc__"):
+                    throw locationBinding(peek(-1), expecting: ", expecting IDENT or BINDING")
                 case .variable(let word): parameters.append("$" + word)
                 default: throw unexpected(peek(-1))
                 }

@@ -1,66 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import StreamingJSON
 
-/// A compiled destructuring pattern: where each part of a value goes.
-indirect enum _Binder {
-    case slot(Int)
-    case array([_Binder])
-    /// Each entry: the key, the slot `$name` keys bind, the nested pattern.
-    case object([(key: _BinderKey, slot: Int?, value: _Binder?)])
-
-    /// Binds `value` in `frame` and runs `body` once per binding (a computed
-    /// key may have several outputs). `input` is what key expressions see.
-    func bind(_ value: JSONValue, _ input: JSONValue, _ frame: _Frame, _ body: () throws -> Void) throws {
-        switch self {
-        case .slot(let slot):
-            frame.slots[slot] = value
-            try body()
-        case .array(let elements):
-            try bindElements(elements[...], at: 0, of: value, input, frame, body)
-        case .object(let entries):
-            try bindEntries(entries[...], of: value, input, frame, body)
-        }
-    }
-
-    private func bindElements(_ elements: ArraySlice<_Binder>, at index: Int, of value: JSONValue, _ input: JSONValue,
-                              _ frame: _Frame, _ body: () throws -> Void) throws {
-        guard let first = elements.first else { return try body() }
-        let element = try _Access.index(value, .number(JSONNumber(index)))
-        try first.bind(element, input, frame) {
-            try bindElements(elements.dropFirst(), at: index + 1, of: value, input, frame, body)
-        }
-    }
-
-    private func bindEntries(_ entries: ArraySlice<(key: _BinderKey, slot: Int?, value: _Binder?)>, of value: JSONValue,
-                             _ input: JSONValue, _ frame: _Frame, _ body: () throws -> Void) throws {
-        guard let entry = entries.first else { return try body() }
-        func withKey(_ key: JSONValue) throws {
-            guard case .string = key else {
-                throw JSONFilterError(message: "Cannot index \(value.typeName) with \(key.typeName)")
-            }
-            let member = try _Access.index(value, key)
-            if let slot = entry.slot { frame.slots[slot] = member }
-            guard let nested = entry.value else {
-                return try bindEntries(entries.dropFirst(), of: value, input, frame, body)
-            }
-            try nested.bind(member, input, frame) {
-                try bindEntries(entries.dropFirst(), of: value, input, frame, body)
-            }
-        }
-        switch entry.key {
-        case .name(let name):
-            try withKey(.string(name))
-        case .computed(let node):
-            try node.run(input, nil, frame) { key, _ in try withKey(key) }
-        }
-    }
-}
-
-enum _BinderKey {
-    case name(String)
-    case computed(_Node)
-}
-
 /// `source as p1 ?// p2 … | body`.
 ///
 /// With alternatives, every variable of every pattern is bound (null when
