@@ -179,7 +179,7 @@ extension _TapeDecoder {
                          under node: _CodingPathNode) throws -> (index: Int, path: _CodingPathNode) {
         guard stream.mode == .members else { return (start, node.appending(index: ordinal)) }
         let key = try token(at: start, path: node)
-        let name = unsafe String(decoding: bytes(of: key), as: UTF8.self)
+        let name = unsafe String(_validatedUTF8: bytes(of: key))
         return (start + 1, node.appending(_JSONKey(stringValue: name)))
     }
 

@@ -434,7 +434,7 @@ extension _TapeDecoder {
         var member = index + 1
         let end = member + (try token(at: index, path: path)).span
         while member < end {
-            unsafe names.append(String(decoding: bytes(of: try token(at: member, path: path)), as: UTF8.self))
+            unsafe names.append(String(_validatedUTF8: bytes(of: try token(at: member, path: path))))
             member = try indexAfter(member + 1, path: path)
         }
         return names

@@ -28,7 +28,7 @@ extension _TapeDecoder {
 
     func decodeString(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> String {
         let token = try scalar(_Kind.string, String.self, at: index, path: path())
-        return unsafe String(decoding: bytes(of: token), as: UTF8.self)
+        return unsafe String(_validatedUTF8: bytes(of: token))
     }
 
     func decodeBool(at index: Int, path: @autoclosure () -> _CodingPathNode) throws -> Bool {

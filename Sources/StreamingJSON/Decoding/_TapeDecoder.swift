@@ -244,7 +244,7 @@ extension Dictionary: _TapeDecodable where Key == String, Value: Decodable {
         let end = member + token.span
         while member < end {
             let key = try decoder.token(at: member, path: path)
-            let name = unsafe String(decoding: decoder.bytes(of: key), as: UTF8.self)
+            let name = unsafe String(_validatedUTF8: decoder.bytes(of: key))
             let valueIndex = member + 1
             if result[name] == nil {
                 result[name] = try decoder.unwrap(Value.self, at: valueIndex,

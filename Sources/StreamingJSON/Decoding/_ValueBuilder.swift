@@ -143,11 +143,12 @@ struct _ValueBuilder {
         unsafe strings.deallocate()
     }
 
+    /// The string of a key's bytes on the tape (valid UTF-8).
     @inline(__always)
     func string(_ key: UnsafeBufferPointer<UInt8>) -> String {
-        guard let (slot, hit) = unsafe slots.slot(for: key) else { return unsafe String(decoding: key, as: UTF8.self) }
+        guard let (slot, hit) = unsafe slots.slot(for: key) else { return unsafe String(_validatedUTF8: key) }
         if hit { return unsafe strings[slot] }
-        let string = unsafe String(decoding: key, as: UTF8.self)
+        let string = unsafe String(_validatedUTF8: key)
         unsafe slots.store(key, at: slot)
         unsafe strings[slot] = string
         return string

@@ -46,7 +46,7 @@ internal import CJSONTape
 
     /// The text of a string, key or number token as a `String`.
     @inline(__always)
-    func string(of token: sj_token) -> String { unsafe String(decoding: bytes(of: token), as: UTF8.self) }
+    func string(of token: sj_token) -> String { unsafe String(_validatedUTF8: bytes(of: token)) }
 
     /// Whether the text of a string, key or number token is `name`.
     @inline(__always)

@@ -86,7 +86,7 @@ extension JSONNumber: Codable {
     public init(from decoder: any Decoder) throws {
         if let tape = decoder as? _TapeDecoder, tape.value >= 0 {
             let token = try tape.scalar(_Kind.number, JSONNumber.self, at: tape.value, path: tape.path)
-            unsafe self.init(validatedText: String(decoding: tape.bytes(of: token), as: UTF8.self))
+            unsafe self.init(validatedText: String(_validatedUTF8: tape.bytes(of: token)))
             return
         }
         let single = try decoder.singleValueContainer()
