@@ -124,7 +124,9 @@ struct JSONStreamCommand: ParsableCommand {
             the line the value starts on (jq counts the newlines read so far: the same for one value \
             per line). Messages \
             begin with "jsonstream:" where jq's begin with "jq:", and a runtime error's place adds the \
-            column: (at <stdin>:3:14) where jq writes (at <stdin>:3).
+            column: (at <stdin>:3:14) where jq writes (at <stdin>:3). With -n or -s, a runtime error \
+            has no place (jq: (at <unknown>), or the last line read), and after input it is placed at \
+            the value the filter started on (jq: the last line read).
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip
