@@ -192,7 +192,7 @@ struct _Compiler {
             // one made wins, as in jq; alone, a pattern keeps the first.
             let binders = try patterns.map { pattern in
                 var bound: Set<String>? = patterns.count == 1 ? [] : nil
-                return try binder(pattern, slots, &bound, scope, level)
+                return _Binder.whole(try binder(pattern, slots, &bound, scope, level))
             }
             return _BindNode(source: sourceNode, binders: binders, allSlots: Array(slots.values),
                              body: try compile(body, inner, level))
@@ -346,7 +346,7 @@ struct _Compiler {
             inner = inner.adding(.variable(name, slot: slot), depth: level.depth)
         }
         var bound: Set<String>? = []
-        return (inner, try binder(pattern, slots, &bound, scope, level))
+        return (inner, _Binder.whole(try binder(pattern, slots, &bound, scope, level)))
     }
 
     /// `bound`: the variables bound so far, in the order jq binds them: an

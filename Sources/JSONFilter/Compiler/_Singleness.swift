@@ -92,6 +92,7 @@ enum _Singleness {
     private static func binderNodes(_ binder: _Binder) -> [_Node] {
         switch binder {
         case .slot, .ignore: return []
+        case .branching(let pattern): return binderNodes(pattern)
         case .array(let elements): return elements.flatMap(binderNodes)
         case .object(let entries):
             return entries.flatMap { entry -> [_Node] in
