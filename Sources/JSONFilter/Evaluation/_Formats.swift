@@ -47,52 +47,18 @@ enum _Formats {
     }
 
     private static func csvQuoted(_ s: String) -> String {
-        "\"" + escaping(s) { $0 == UInt8(ascii: "\"") ? "\"\"" : nil } + "\""
+        "\"" + csvEscapes.escaping(s) + "\""
     }
 
-    private static func tsvEscaped(_ s: String) -> String {
-        escaping(s) { byte in
-            switch byte {
-            case UInt8(ascii: "\\"): return "\\\\"
-            case UInt8(ascii: "\t"): return "\\t"
-            case UInt8(ascii: "\n"): return "\\n"
-            case UInt8(ascii: "\r"): return "\\r"
-            default: return nil
-            }
-        }
-    }
+    private static func tsvEscaped(_ s: String) -> String { tsvEscapes.escaping(s) }
 
-    private static func html(_ s: String) -> String {
-        escaping(s) { byte in
-            switch byte {
-            case UInt8(ascii: "<"): return "&lt;"
-            case UInt8(ascii: ">"): return "&gt;"
-            case UInt8(ascii: "&"): return "&amp;"
-            case UInt8(ascii: "'"): return "&apos;"
-            case UInt8(ascii: "\""): return "&quot;"
-            default: return nil
-            }
-        }
-    }
+    private static func html(_ s: String) -> String { htmlEscapes.escaping(s) }
 
-    /// `s` with each ASCII byte that `escape` names replaced by its escape.
-    /// As in jq's `escape_string` (behind `@csv`, `@tsv`, `@html` and `@sh`),
-    /// a NUL becomes the two characters `\0`. Every escaped byte is ASCII, so
-    /// the bytes of other code points pass through as they are.
-    private static func escaping(_ s: String, _ escape: (UInt8) -> StaticString?) -> String {
-        func replacement(_ byte: UInt8) -> StaticString? { byte == 0 ? "\\0" : escape(byte) }
-        guard s.utf8.contains(where: { replacement($0) != nil }) else { return s }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(s.utf8.count + 8)
-        for byte in s.utf8 {
-            if let text = replacement(byte) {
-                unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    private static let csvEscapes = _Escapes([("\"", "\"\"")])
+    private static let tsvEscapes = _Escapes([("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")])
+    private static let htmlEscapes = _Escapes([("<", "&lt;"), (">", "&gt;"), ("&", "&amp;"), ("'", "&apos;"),
+                                               ("\"", "&quot;")])
+    private static let shellEscapes = _Escapes([("'", "'\\''")])
 
     private static func uri(_ s: String) -> String {
         var result = ""
@@ -116,7 +82,7 @@ enum _Formats {
     private static func shell(_ input: JSONValue) throws -> String {
         func word(_ value: JSONValue) throws -> String {
             switch value {
-            case .string(let s): return "'" + escaping(s) { $0 == UInt8(ascii: "'") ? "'\\''" : nil } + "'"
+            case .string(let s): return "'" + shellEscapes.escaping(s) + "'"
             case .array, .object: throw JSONFilterError(message: "\(_describe(value)) can not be escaped for shell")
             default: return _jqText(value)
             }
@@ -181,5 +147,35 @@ enum _Formats {
         default: break
         }
         return String(jqDecoding: output[...])
+    }
+}
+
+/// The escapes of one of `@csv`, `@tsv`, `@html` and `@sh`, by ASCII byte.
+/// As in jq's `escape_string`, behind all four, a NUL becomes the two
+/// characters `\0`. Every escaped byte is ASCII, so the bytes of other code
+/// points pass through as they are.
+private struct _Escapes {
+    private var table = [StaticString?](repeating: nil, count: 128)
+
+    init(_ escapes: [(Unicode.Scalar, StaticString)]) {
+        table[0] = "\\0"
+        for (scalar, escape) in escapes { table[Int(scalar.value)] = escape }
+    }
+
+    private func escape(_ byte: UInt8) -> StaticString? { byte < 128 ? table[Int(byte)] : nil }
+
+    /// `s` with each byte that has an escape replaced by it.
+    func escaping(_ s: String) -> String {
+        guard s.utf8.contains(where: { escape($0) != nil }) else { return s }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 8)
+        for byte in s.utf8 {
+            if let text = escape(byte) {
+                unsafe bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
