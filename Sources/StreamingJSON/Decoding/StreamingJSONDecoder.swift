@@ -327,8 +327,8 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
         let decoder = _TapeDecoder(stream: stream, options: options)
         // A small document repeats few containers: setting up a shelf for it
         // (and shelving each container type once) costs more than it saves.
-        guard (size ?? Int.max) >= Self.shelfThreshold else { return try decoder.decodeDocument(type) }
+        guard (size ?? Int.max) >= Self.shelfThreshold else { return try decoder.decodeDocument(type, inputSize: size) }
         let shelfScope = decoder.shelfScope()
-        return try withExtendedLifetime(shelfScope) { try decoder.decodeDocument(type) }
+        return try withExtendedLifetime(shelfScope) { try decoder.decodeDocument(type, inputSize: size) }
     }
 }

@@ -66,11 +66,17 @@ final class _TapeDecoder: Decoder {
     // MARK: Entry points
 
     /// Decodes the document's root, then validates the rest of the input.
-    func decodeDocument<T: Decodable>(_ type: T.Type) throws -> T {
+    func decodeDocument<T: Decodable>(_ type: T.Type, inputSize: Int? = nil) throws -> T {
         let first = try stream.element(0)
         let result: T
         if stream.streamsRootArray {
-            result = try unwrap(type, at: Self.streamedRoot, path: .root)
+            if let inputSize, let array = T.self as? any _StreamedRootArray.Type {
+                result = try with(Self.streamedRoot, path: .root) {
+                    try array._decodeStreamedRoot(self, inputSize: inputSize) as! T
+                }
+            } else {
+                result = try unwrap(type, at: Self.streamedRoot, path: .root)
+            }
         } else if case .element(let index) = first {
             result = try unwrap(type, at: index, path: .root)
         } else {
