@@ -50,10 +50,12 @@ final class PieceWorker: @unchecked Sendable {
     private let skips: Bool
 
     init(run: JSONStreamRun) throws {
-        filter = try run.filter.independentCopy()
+        // `--jq '.[] | F'`: each element goes through `F`, as `jsonstream F` runs it.
+        let each = run.options.jqMode ? run.eachElement : nil
+        filter = try (each?.filter ?? run.filter).independentCopy()
         context.namedArguments = run.context.namedArguments
         formatter = run.formatter
-        layout = run.elementOutput
+        layout = run.elementOutput(of: filter)
         limits = run.options.limits
         projection = run.projection
         skips = run.options.errorPolicy == .skip
@@ -171,8 +173,10 @@ extension JSONStreamRun {
     /// joined in order: element-wise filtering of whole elements into plain
     /// output, nothing read, written or decided across elements.
     private var runsElementsApart: Bool {
-        !options.jqMode && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
-            && streamIdiom == nil && plan == nil && slurpPlan == nil && options.path.isEmpty
+        // `--jq`: each top-level value (no plan), or `.[] | F` on a root array.
+        (plan == nil || (options.jqMode && eachElement != nil))
+            && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
+            && streamIdiom == nil && slurpPlan == nil && options.path.isEmpty
             && split == nil && options.limit == nil && !options.exitStatus && !sink.flushesEachResult
             && formatter.writesEachResultAlone && !readsFurtherInputs && filter.isElementLocal
     }
@@ -181,8 +185,10 @@ extension JSONStreamRun {
     /// two pieces that can be cut; false (nothing read) otherwise.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> Bool {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
+        // `--jq '.[] | F'` cuts a root array only: any other value is read whole.
+        let format = plan != nil ? JSONStreamFormat.array : streamFormat
         guard file != "-",
-              let splitter = try? _PieceSplitter(contentsOfFile: file, format: streamFormat, pieceSize: pieceSize),
+              let splitter = try? _PieceSplitter(contentsOfFile: file, format: format, pieceSize: pieceSize),
               let size = splitter.size, size >= UInt64(2 * pieceSize),
               (try? splitter.prepare()) == true else { return false }
         let spares = SpareOutputs()
@@ -199,6 +205,9 @@ extension JSONStreamRun {
         switch try filterPieces(flow, spares: spares) {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
+        case .readOn(_, let index) where plan != nil:
+            // Read again in one stream by `readRoots`, from element `index` on.
+            rootArrayResumesAt = index
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.
             inputs.reader = splitter.readerForTheRest(from: pieces, limits: options.limits, projection: projection,
@@ -249,16 +258,33 @@ extension JSONStreamRun {
                 elementFailed(tail, at: ElementLocation(file: inputs.name, index: indexBase + index,
                                                            line: line, column: column))
                 if result.isArray && options.errorPolicy != .skip {
+                    // `--jq`: the values after the array still run.
+                    valuesMayFollowRoot = options.jqMode
                     closeCurrentInput()
                     return false
                 }
+            case .readProblem(.syntaxError(let error), _) where options.jqMode && error.followsTheValue:
+                // More values after the root array: read on in one stream.
+                valuesMayFollowRoot = true
+                return false
             case .readProblem(let problem, let index):
                 if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return false }
             }
         }
         try writeOutput(result.output[done...])
         indexBase += result.elements
+        if options.jqMode && !result.isArray { noteLastValue(of: result) }
         return true
+    }
+
+    /// `--jq` over top-level values: jq's exit status is its last value's,
+    /// so each piece's last value is the unit that counts so far.
+    private func noteLastValue(of result: PieceResult) {
+        guard result.elements > 0 else { return }
+        exitRule.beginUnit()
+        if case .runtimeError(_, let index, _, _)? = result.events.last?.event, index == result.elements - 1 {
+            exitRule.runtimeError()
+        }
     }
 
     private func writeOutput(_ bytes: ArraySlice<UInt8>) throws {

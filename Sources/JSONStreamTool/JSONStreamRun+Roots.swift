@@ -22,7 +22,47 @@ extension JSONStreamRun {
 
     func readRoots(_ plan: JSONFilterPlan) throws {
         if plan.strategy == .inParts { return try readRootsInParts(plan) }
+        if let workers = parallelWorkers() { try readRootArraysInParallel(workers, plan) }
         while try readRoot(plan, beginsUnit: true) != nil {}
+    }
+
+    /// `.[] | F` on files whose one value is a large array: each file cut
+    /// into pieces that `workers` filter (`readInParallel`), until a file
+    /// that cannot be cut. A file with more values after its array (or
+    /// whose array a runtime error ended) is opened again, its array passed
+    /// over without running the filter, and the rest read in one stream.
+    private func readRootArraysInParallel(_ workers: [PieceWorker], _ plan: JSONFilterPlan) throws {
+        while inputs.reader == nil && !inputs.finished, let file = inputs.pendingFiles.first {
+            exitRule.beginUnit()
+            guard try readInParallel(file, workers: workers) else { return }
+            inputs.pendingFiles.removeFirst()
+            if let resumeAt = rootArrayResumesAt {
+                rootArrayResumesAt = nil
+                open(file)
+                return try resumeRootArray(at: resumeAt, plan)
+            }
+            guard valuesMayFollowRoot else { continue }
+            valuesMayFollowRoot = false
+            open(file)
+            let counted = counters.elementsIn  // the array's elements were counted once
+            _ = try passOverRoot()
+            counters.elementsIn = counted
+            return
+        }
+    }
+
+    /// The file just opened again: its root array's first `count` elements
+    /// (filtered already) passed over, the rest streamed into the filter.
+    private func resumeRootArray(at count: Int, _ plan: JSONFilterPlan) throws {
+        guard case .mark(let mark)? = try nextRootItem() else { return }
+        inputs.reader?.buildsValues = false
+        for _ in 0..<count {
+            guard case .element? = try nextRootItem() else { return }
+        }
+        inputs.reader?.buildsValues = true
+        counters.elementsIn -= count
+        _ = try runRootTarget(mark, plan)
+        if let error = deferredOutputError { throw error }
     }
 
     /// Reads the next top-level value with `plan` and runs the filter on

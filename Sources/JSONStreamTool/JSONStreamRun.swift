@@ -285,6 +285,12 @@ final class JSONStreamRun {
     var slurpPlan: JSONFilterPlan?
     /// `--jq '.[] | F'` with `F`'s results written from the tape (`makeEachElement`).
     lazy var eachElement: EachElement? = makeEachElement()
+    /// `--jq` on several threads: the root array's pieces ended before the
+    /// file did (more values follow, or a runtime error stopped the array).
+    var valuesMayFollowRoot = false
+    /// `--jq` on several threads: the root array could not be cut past this
+    /// element (one huge element); it is read again in one stream from there.
+    var rootArrayResumesAt: Int?
     /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
     var streamIdiom: JSONFilter?
     /// The idiom at depth 1 with nothing after it: elements copied from the tape.

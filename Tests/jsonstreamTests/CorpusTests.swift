@@ -97,6 +97,32 @@ struct ParallelCorpusTests {
     }
 }
 
+/// The same through `--jq`, as the jq command lines the corpus was recorded
+/// from: `.[] | F` over an array case (its elements cut apart), `F` over a
+/// JSON Lines case (its values cut apart).
+@Suite("jq corpus through --jq on several threads")
+struct ParallelJQCorpusTests {
+    @Test(.serialized, arguments: CorpusCase.all.filter { $0.path == nil })
+    func threadsAreInvisible(_ corpusCase: CorpusCase) async throws {
+        let program = corpusCase.format == "array" ? ".[] | " + corpusCase.filter : corpusCase.filter
+        let asJQ: (inout JSONStreamOptions) -> Void = {
+            $0.jqMode = true
+            $0.filter = .text(program)
+        }
+        let single = try InProcess.run(corpusCase, projecting: true) { asJQ(&$0); $0.threads = 1 }
+        for pieceSize in [1, 40] {
+            let parallel = try InProcess.run(corpusCase, projecting: true) {
+                asJQ(&$0)
+                $0.threads = 2
+                $0.pieceSize = pieceSize
+            }
+            #expect(parallel.stdout == single.stdout, "pieces of \(pieceSize) bytes")
+            #expect(parallel.stderr == single.stderr, "pieces of \(pieceSize) bytes")
+            #expect(parallel.status == single.status, "pieces of \(pieceSize) bytes")
+        }
+    }
+}
+
 /// `runJSONStream` in this process, with stdout and stderr sent to files.
 enum InProcess {
     struct Result {

@@ -88,6 +88,48 @@ struct ParallelRunTests {
         #expect(parallel.status == single.status)
     }
 
+    /// `--jq` inputs for `.[] | F`: a root array alone, or followed by more
+    /// values, which the pieces cannot hold; and inputs that are not one array.
+    static let longList = (0..<40_000).map(String.init).joined(separator: ",")
+    static let jqInputs: [String] = {
+        let array = records(count: 1500, malformedEvery: nil, array: true)
+        let rows = (0..<1500).map { "[{\"id\": \($0), \"name\": \"n\($0)\", \"price\": 1}]" }
+        return [
+            array,
+            array + "[{\"id\": -1, \"price\": 2}]\n{\"x\": {\"id\": -2, \"price\": 3}}\n",
+            array + "x\n",
+            rows.joined(separator: "\n") + "\n",
+            String(array.dropLast(200)),
+            // An element too long to cut around: read on in one stream from it.
+            array.replacingOccurrences(of: "\"id\": 700,", with: "\"id\": 700, \"long\": [\(longList)],"),
+        ]
+    }()
+
+    @Test("--jq '.[] | F': the same on several threads, with values after the array or not",
+          arguments: ["select(.id % 3 == 0)", "{id, more: (.price + 1)}", ".name"], 0..<jqInputs.count)
+    func jqEachElement(filter: String, input: Int) throws {
+        let runs = try Self.runs(Self.jqInputs[input], filter: ".[] | " + filter) { $0.jqMode = true; $0.stats = false }
+        let (single, parallel) = (runs[0], runs[1])
+        #expect(!single.stdout.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+    }
+
+    @Test("--jq over JSON Lines: the status is the last value's, as in jq, on several threads",
+          arguments: [(false, JSONStreamTool.ExitStatus.success), (true, .failure)])
+    func jqLastValueDecidesTheStatus(lastFails: Bool, status: JSONStreamTool.ExitStatus) throws {
+        var text = Self.records(count: 3000, malformedEvery: nil, array: false)
+        if lastFails { text += "{\"id\": 3000, \"price\": \"x\"}\n" }
+        let runs = try Self.runs(text, filter: "{id, more: (.price + 1)}") { $0.jqMode = true; $0.stats = false }
+        let (single, parallel) = (runs[0], runs[1])
+        #expect(single.stderr.contains("cannot be added"))
+        #expect(single.status == status)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == status)
+    }
+
     @Test("A document that is one object over many lines is read whole, as one value")
     func prettyObject() throws {
         let members = (0..<2000).map { "  \"k\($0)\": [\n    \($0),\n    \"v\"\n  ]" }

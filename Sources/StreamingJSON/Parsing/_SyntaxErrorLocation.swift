@@ -67,7 +67,7 @@ func _locateSyntaxError(yajlMessage: String, at offset: UInt64, in window: _Byte
     } else if detail.contains("invalid object key") {
         expectation = " (expected a string key)"
     } else if detail.contains("trailing garbage") {
-        expectation = " after the end of the JSON value"
+        expectation = JSONSyntaxError.afterTheValue
     } else if detail.contains("unallowed token") {
         expectation = " (expected a value)"
     } else {
@@ -255,4 +255,14 @@ struct _RecentBytes {
         guard start >= base, start <= end, end == base + UInt64(bytes.count) else { return nil }
         return Array(bytes[Int(start - base)...])
     }
+}
+
+extension JSONSyntaxError {
+    /// The end of the message for content after the one value of an input.
+    static let afterTheValue = " after the end of the JSON value"
+
+    /// Whether this is content after the input's value (`[1] [2]`, `[1] x`):
+    /// for `--jq`, where an input may hold several values, not an error of
+    /// the first one.
+    package var followsTheValue: Bool { message.hasSuffix(Self.afterTheValue) }
 }
