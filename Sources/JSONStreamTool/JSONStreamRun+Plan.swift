@@ -11,26 +11,53 @@ import StreamingJSON
 /// input is (`JSONFilterPlan`), and what `--explain` says of it.
 
 /// The plan for a `--jq` run, or nil when the input is not top-level JSON
-/// values that the filter reads one at a time (`-n`, `-s`, `-R`, `--stream`).
+/// values that the filter reads one at a time (`-n`, `-s`, `-R`, `--stream`),
+/// or when it is many small values (`holdsManySmallValues`).
 func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterPlan? {
     guard !options.nullInput, !options.slurp, !options.rawInput, !options.streamEvents else { return nil }
     let plan = filter.plan
+    guard plan.strategy != .whole else { return plan }
+    let shapes = allRegularFiles(options.files) ? options.files.map(firstValue) : nil
     // Parts read each value once per part: only a file can be read again,
     // and only a large value repays it (JSON Lines is faster built whole).
-    if plan.strategy == .inParts && !options.explain
-        && !(allRegularFiles(options.files) && options.files.allSatisfy(startsWithLargeValue)) {
+    if plan.strategy == .inParts && !options.explain && shapes?.allSatisfy({ $0 == .large }) != true {
         return nil
     }
+    if shapes.map(holdManySmallValues) == true { return nil }
     return plan
 }
 
-/// Whether the first value in `file` goes on past its first MiB: a scan
-/// of the brackets outside strings.
-private func startsWithLargeValue(_ file: String) -> Bool {
+/// Files whose first value ends within its first MiB and is followed by
+/// another (JSON Lines, most often): each value is read as `jsonstream F`
+/// reads an element (on every core, written from the tape where it can),
+/// which is faster for small values than following the plan's path into
+/// each. A later value is then held whole, as jq holds every value.
+private func holdManySmallValues(_ shapes: [FirstValue]) -> Bool {
+    shapes.allSatisfy { $0 == .followed }
+}
+
+/// Whether `options.files` are regular files that `holdManySmallValues`.
+private func filesHoldManySmallValues(_ options: JSONStreamOptions) -> Bool {
+    allRegularFiles(options.files) && holdManySmallValues(options.files.map(firstValue))
+}
+
+/// How the first value of a file sits in its first MiB.
+private enum FirstValue {
+    /// It goes on past the first MiB.
+    case large
+    /// It ends there, and nothing but whitespace follows it there.
+    case alone
+    /// Another value begins after it.
+    case followed
+}
+
+/// The first value in `file`, from a scan of the brackets outside strings
+/// (a scalar first value counts as `alone`).
+private func firstValue(of file: String) -> FirstValue {
     let window = 1 << 20
-    guard let bytes = readPrefix(file, count: window) else { return false }
-    var depth = 0, inString = false, escaped = false, started = false
-    for byte in bytes {
+    guard let bytes = readPrefix(file, count: window) else { return .alone }
+    var depth = 0, inString = false, escaped = false
+    for (index, byte) in bytes.enumerated() {
         if inString {
             if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
             else if byte == UInt8(ascii: "\"") { inString = false }
@@ -38,16 +65,19 @@ private func startsWithLargeValue(_ file: String) -> Bool {
         }
         switch byte {
         case UInt8(ascii: "\""): inString = true
-        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; started = true
-        case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+        case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+        case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            depth -= 1
+            if depth <= 0 {
+                let rest = bytes[(index + 1)...]
+                return rest.contains { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }
+                    ? .followed : .alone
+            }
         case 0x20, 0x09, 0x0A, 0x0D: break
-        default: started = true
-        }
-        if started && depth <= 0 && !inString && byte != UInt8(ascii: "\"") {
-            if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") { return false }
+        default: if depth == 0 { return .alone }
         }
     }
-    return bytes.count == window && depth > 0
+    return bytes.count == window && depth > 0 ? .large : .alone
 }
 
 /// Up to `count` bytes from the start of `file`.
@@ -105,6 +135,9 @@ func explanation(of plan: JSONFilterPlan?, filter: JSONFilter, _ options: JSONSt
         mode = "-R: each line is one input string"
     } else if let plan {
         mode = plan.description
+    } else if filter.plan.strategy != .whole && filesHoldManySmallValues(options) {
+        mode = "each input value is read whole, as the files hold many small values (JSON Lines), "
+            + "built only where the filter needs it"
     } else {
         mode = "each input value is built whole"
     }

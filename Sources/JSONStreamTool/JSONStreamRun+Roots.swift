@@ -213,28 +213,28 @@ extension JSONStreamRun {
         return succeeded
     }
 
-    /// For `.[] | F` streamed from the root: `F`, when its results are
-    /// written from the tape or decided on it (`elementOutput(of:)`), as
-    /// `jsonstream F` writes them.
+    /// For `.[] | F` streamed from the root, with `F` element-local: `F`
+    /// and how `jsonstream F` makes its results (`elementOutput(of:)`:
+    /// written from the tape or decided on it where it can, else run on
+    /// each element built).
     func makeEachElement() -> EachElement? {
         guard let plan, plan.strategy == .streamed, plan.path.isEmpty,
               let each = filter.eachElementFilter, each.isElementLocal else { return nil }
-        let output = elementOutput(of: each)
-        if case .filtered = output { return nil }
-        return EachElement(filter: each, output: output)
+        return EachElement(filter: each, output: elementOutput(of: each))
     }
 
-    /// `.[] | F`: each element of the target through `F` without building
-    /// it, as the plan's program would run it: from the first runtime error
-    /// on, the rest of the target is passed over, as in jq.
+    /// `.[] | F`: each element of the target through `F`, built only if
+    /// `F` needs it, as the plan's program would run it: from the first
+    /// runtime error on, the rest of the target is passed over, as in jq.
     private func streamEachElement(_ each: EachElement) throws -> Bool {
-        inputs.reader?.buildsValues = false
+        if case .filtered = each.output {} else { inputs.reader?.buildsValues = false }
         defer { inputs.reader?.buildsValues = true }
         var succeeded = true
         while true {
             guard case .element(let element, _)? = try nextRootItem() else { return succeeded }
             guard succeeded, let reader = element.reader else { continue }
             succeeded = try apply(each.output, to: element, reader: reader, program: each.filter)
+            if !succeeded { inputs.reader?.buildsValues = false }
             if let error = deferredOutputError { throw error }
         }
     }

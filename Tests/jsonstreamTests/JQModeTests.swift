@@ -20,6 +20,22 @@ struct JQModeTests {
         #expect(idiom.stderr.contains("no event is made"), "\(idiom.stderr)")
     }
 
+    @Test("--explain: files of many small values are read a value at a time, one large value by its plan")
+    func explainJSONLines() async throws {
+        let directory = try TemporaryDirectory()
+        let lines = directory.path("lines.json"), single = directory.path("single.json")
+        try Data("{\"a\": {\"b\": 1}}\n{\"a\": {\"b\": 2}}\n".utf8).write(to: URL(fileURLWithPath: lines))
+        try Data("{\"a\": {\"b\": 1}}\n".utf8).write(to: URL(fileURLWithPath: single))
+        let many = try await jsonstream(["--jq", "--explain", ".a.b", lines])
+        #expect(many.stderr.hasPrefix("jsonstream: plan: each input value is read whole, as the files hold many"))
+        let one = try await jsonstream(["--jq", "--explain", ".a.b", single])
+        #expect(one.stderr.hasPrefix("jsonstream: plan: copied: .a.b is written out as it is read"))
+        let both = try await jsonstream(["--jq", "--explain", ".a.b", lines, single])
+        #expect(both.stderr.hasPrefix("jsonstream: plan: copied: .a.b is written out as it is read"))
+        let run = try await jsonstream(["--jq", "-c", ".a.b", lines, single])
+        #expect(run.output == "1\n2\n1\n")
+    }
+
     /// `.[] | F` whose `F` is written from the tape or decided on it (`.`,
     /// member paths, `select(C)`) prints what the built form
     /// `.[] | F | . as $x | $x` prints: the same bytes, errors and exit
