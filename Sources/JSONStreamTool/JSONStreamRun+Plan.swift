@@ -12,7 +12,7 @@ import StreamingJSON
 
 /// The plan for a `--jq` run, or nil when the input is not top-level JSON
 /// values that the filter reads one at a time (`-n`, `-s`, `-R`, `--stream`),
-/// or when it is many small values (`holdsManySmallValues`).
+/// or when the files hold many small values (`holdManySmallValues`).
 func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterPlan? {
     guard !options.nullInput, !options.slurp, !options.rawInput, !options.streamEvents else { return nil }
     let plan = filter.plan
