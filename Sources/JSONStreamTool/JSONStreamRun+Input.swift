@@ -65,7 +65,7 @@ extension JSONStreamRun {
         let output = elementOutput
         if let workers = parallelWorkers() {
             while inputs.reader == nil && !inputs.finished, let file = inputs.pendingFiles.first,
-                  try readInParallel(file, workers: workers) {
+                  try readInParallel(file, workers: workers) != nil {
                 inputs.pendingFiles.removeFirst()
             }
         }

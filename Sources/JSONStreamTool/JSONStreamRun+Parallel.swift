@@ -51,8 +51,7 @@ final class PieceWorker: @unchecked Sendable {
 
     init(run: JSONStreamRun) throws {
         // `--jq '.[] | F'`: each element goes through `F`, as `jsonstream F` runs it.
-        let each = run.options.jqMode ? run.eachElement : nil
-        filter = try (each?.filter ?? run.filter).independentCopy()
+        filter = try (run.eachElement?.filter ?? run.filter).independentCopy()
         context.namedArguments = run.context.namedArguments
         formatter = run.formatter
         layout = run.elementOutput(of: filter)
@@ -174,23 +173,36 @@ extension JSONStreamRun {
     /// output, nothing read, written or decided across elements.
     private var runsElementsApart: Bool {
         // `--jq`: each top-level value (no plan), or `.[] | F` on a root array.
-        (plan == nil || (options.jqMode && eachElement != nil))
+        (plan == nil || eachElement != nil)
             && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
             && streamIdiom == nil && slurpPlan == nil && options.path.isEmpty
             && split == nil && options.limit == nil && !options.exitStatus && !sink.flushesEachResult
             && formatter.writesEachResultAlone && !readsFurtherInputs && filter.isElementLocal
     }
 
+    /// How a file filtered in pieces ended.
+    enum PiecesEnd {
+        /// All of it was read, or the rest is left to `inputs.reader`.
+        case read
+        /// `--jq '.[] | F'`: the file goes on past what the pieces could
+        /// take. It is to be read again in one stream, the root array's
+        /// first `skipping` elements (which the pieces read and counted)
+        /// passed over, then the rest of the array filtered (`runsRest`: one
+        /// element too long to cut around) or passed over (after a runtime
+        /// error, or with values after the array).
+        case readAgain(skipping: Int, runsRest: Bool)
+    }
+
     /// Filters `file` with `workers`, if it is a regular file of at least
-    /// two pieces that can be cut; false (nothing read) otherwise.
-    func readInParallel(_ file: String, workers: [PieceWorker]) throws -> Bool {
+    /// two pieces that can be cut; nil (nothing read) otherwise.
+    func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
         // `--jq '.[] | F'` cuts a root array only: any other value is read whole.
         let format = plan != nil ? JSONStreamFormat.array : streamFormat
         guard file != "-",
               let splitter = try? _PieceSplitter(contentsOfFile: file, format: format, pieceSize: pieceSize),
               let size = splitter.size, size >= UInt64(2 * pieceSize),
-              (try? splitter.prepare()) == true else { return false }
+              (try? splitter.prepare()) == true else { return nil }
         let spares = SpareOutputs()
         var unassigned = workers.makeIterator()
         guard let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count, start: startOnLargeStack,
@@ -198,22 +210,24 @@ extension JSONStreamRun {
             let worker = unassigned.next()!
             worker.context.inputFilename = .string(file)
             return { worker.process($0, output: spares.take()) }
-        }) else { return false }
+        }) else { return nil }
         inputs.name = file
         inputs.unitStarted = false
         context.inputFilename = .string(file)
+        let countedBefore = counters.elementsIn
         switch try filterPieces(flow, spares: spares) {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
-        case .readOn(_, let index) where plan != nil:
-            // Read again in one stream by `readRoots`, from element `index` on.
-            rootArrayResumesAt = index
+        case .rootArrayEnded:
+            return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
+        case .readOn where plan != nil:
+            return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.
             inputs.reader = splitter.readerForTheRest(from: pieces, limits: options.limits, projection: projection,
                                                       firstIndex: index)
         }
-        return true
+        return .read
     }
 
     /// How `filterPieces` left the input.
@@ -221,6 +235,9 @@ extension JSONStreamRun {
         case ended
         /// To be read on in one stream from these pieces (if any) and element index.
         case readOn(from: [_InputPiece], index: Int)
+        /// `--jq`: the root array ended before the file did: a runtime error
+        /// stopped it, or more values follow it.
+        case rootArrayEnded
     }
 
     /// The main thread's loop: write the pieces' results in order.
@@ -236,7 +253,7 @@ extension JSONStreamRun {
                 return .ended
             case .result(let result):
                 isArray = result.isArray
-                guard try write(result, indexBase: &indexBase) else { return .ended }
+                if let end = try write(result, indexBase: &indexBase) { return end }
                 spares.recycle(result.output)
                 progress?.tick(bytes: counters.bytesOfFinishedInputs + flow.splitter.bytesRead,
                                elements: counters.elementsIn)
@@ -244,9 +261,9 @@ extension JSONStreamRun {
         }
     }
 
-    /// Writes a piece's results and reports its errors; false when one of
-    /// them ends the input.
-    private func write(_ result: PieceResult, indexBase: inout Int) throws -> Bool {
+    /// Writes a piece's results and reports its errors; how the input ends
+    /// when one of them ends it, else nil.
+    private func write(_ result: PieceResult, indexBase: inout Int) throws -> PiecesOutcome? {
         counters.elementsIn += result.values
         counters.resultsOut += result.results
         var done = 0
@@ -258,23 +275,20 @@ extension JSONStreamRun {
                 elementFailed(tail, at: ElementLocation(file: inputs.name, index: indexBase + index,
                                                            line: line, column: column))
                 if result.isArray && options.errorPolicy != .skip {
-                    // `--jq`: the values after the array still run.
-                    valuesMayFollowRoot = options.jqMode
                     closeCurrentInput()
-                    return false
+                    // `--jq`: the values after the array still run.
+                    return options.jqMode ? .rootArrayEnded : .ended
                 }
             case .readProblem(.syntaxError(let error), _) where options.jqMode && error.followsTheValue:
-                // More values after the root array: read on in one stream.
-                valuesMayFollowRoot = true
-                return false
+                return .rootArrayEnded  // more values after the root array
             case .readProblem(let problem, let index):
-                if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return false }
+                if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return .ended }
             }
         }
         try writeOutput(result.output[done...])
         indexBase += result.elements
         if options.jqMode && !result.isArray { noteLastValue(of: result) }
-        return true
+        return nil
     }
 
     /// `--jq` over top-level values: jq's exit status is its last value's,

@@ -12,33 +12,24 @@ import StreamingJSON
 
 /// The plan for a `--jq` run, or nil when the input is not top-level JSON
 /// values that the filter reads one at a time (`-n`, `-s`, `-R`, `--stream`),
-/// or when the files hold many small values (`holdManySmallValues`).
+/// or when every file's first value is small and another follows it.
 func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterPlan? {
     guard !options.nullInput, !options.slurp, !options.rawInput, !options.streamEvents else { return nil }
     let plan = filter.plan
     guard plan.strategy != .whole else { return plan }
-    let shapes = allRegularFiles(options.files) ? options.files.map(firstValue) : nil
+    let files = allRegularFiles(options.files) ? options.files : nil
     // Parts read each value once per part: only a file can be read again,
     // and only a large value repays it (JSON Lines is faster built whole).
-    if plan.strategy == .inParts && !options.explain && shapes?.allSatisfy({ $0 == .large }) != true {
+    if plan.strategy == .inParts && !options.explain
+        && files?.allSatisfy({ firstValue(of: $0) == .large }) != true {
         return nil
     }
-    if shapes.map(holdManySmallValues) == true { return nil }
+    // Many small values (JSON Lines, most often): each value is read as
+    // `jsonstream F` reads an element (on every core, written from the tape
+    // where it can), faster for small values than following the plan's path
+    // into each. A later large value is then held whole, as jq holds it.
+    if files?.allSatisfy({ firstValue(of: $0) == .followed }) == true { return nil }
     return plan
-}
-
-/// Files whose first value ends within its first MiB and is followed by
-/// another (JSON Lines, most often): each value is read as `jsonstream F`
-/// reads an element (on every core, written from the tape where it can),
-/// which is faster for small values than following the plan's path into
-/// each. A later value is then held whole, as jq holds every value.
-private func holdManySmallValues(_ shapes: [FirstValue]) -> Bool {
-    shapes.allSatisfy { $0 == .followed }
-}
-
-/// Whether `options.files` are regular files that `holdManySmallValues`.
-private func filesHoldManySmallValues(_ options: JSONStreamOptions) -> Bool {
-    allRegularFiles(options.files) && holdManySmallValues(options.files.map(firstValue))
 }
 
 /// How the first value of a file sits in its first MiB.
@@ -135,11 +126,10 @@ func explanation(of plan: JSONFilterPlan?, filter: JSONFilter, _ options: JSONSt
         mode = "-R: each line is one input string"
     } else if let plan {
         mode = plan.description
-    } else if filter.plan.strategy != .whole && filesHoldManySmallValues(options) {
+    } else {
+        // `jqPlan` gives a plan (`.whole` included) but for the files of many small values.
         mode = "each input value is read whole, as the files hold many small values (JSON Lines), "
             + "built only where the filter needs it"
-    } else {
-        mode = "each input value is built whole"
     }
     var lines = ["jsonstream: plan: \(mode)"]
     if let fallback = plan?.fallback { lines.append("jsonstream: plan: \(fallback)") }

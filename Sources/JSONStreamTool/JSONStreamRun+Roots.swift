@@ -28,40 +28,38 @@ extension JSONStreamRun {
 
     /// `.[] | F` on files whose one value is a large array: each file cut
     /// into pieces that `workers` filter (`readInParallel`), until a file
-    /// that cannot be cut. A file with more values after its array (or
-    /// whose array a runtime error ended) is opened again, its array passed
-    /// over without running the filter, and the rest read in one stream.
+    /// that cannot be cut or that goes on past what the pieces could take.
     private func readRootArraysInParallel(_ workers: [PieceWorker], _ plan: JSONFilterPlan) throws {
         while inputs.reader == nil && !inputs.finished, let file = inputs.pendingFiles.first {
             exitRule.beginUnit()
-            guard try readInParallel(file, workers: workers) else { return }
+            guard let end = try readInParallel(file, workers: workers) else { return }
             inputs.pendingFiles.removeFirst()
-            if let resumeAt = rootArrayResumesAt {
-                rootArrayResumesAt = nil
-                open(file)
-                return try resumeRootArray(at: resumeAt, plan)
+            if case .readAgain(let count, let runsRest) = end {
+                return try readRootArrayAgain(file, skipping: count, runsRest: runsRest, plan)
             }
-            guard valuesMayFollowRoot else { continue }
-            valuesMayFollowRoot = false
-            open(file)
-            let counted = counters.elementsIn  // the array's elements were counted once
-            _ = try passOverRoot()
-            counters.elementsIn = counted
-            return
         }
     }
 
-    /// The file just opened again: its root array's first `count` elements
-    /// (filtered already) passed over, the rest streamed into the filter.
-    private func resumeRootArray(at count: Int, _ plan: JSONFilterPlan) throws {
+    /// `file` opened again after its pieces: the root array's first `count`
+    /// elements, which the pieces read and counted, passed over uncounted;
+    /// then the rest of the array streamed into the filter (`runsRest`) or
+    /// passed over. The values after the array are left to `readRoots`.
+    private func readRootArrayAgain(_ file: String, skipping count: Int, runsRest: Bool,
+                                    _ plan: JSONFilterPlan) throws {
+        open(file)
         guard case .mark(let mark)? = try nextRootItem() else { return }
+        let counted = counters.elementsIn
         inputs.reader?.buildsValues = false
-        for _ in 0..<count {
-            guard case .element? = try nextRootItem() else { return }
-        }
+        var skipped = 0
+        while skipped < count, case .element? = try nextRootItem() { skipped += 1 }
         inputs.reader?.buildsValues = true
-        counters.elementsIn -= count
-        _ = try runRootTarget(mark, plan)
+        counters.elementsIn = counted
+        guard skipped == count else { return }
+        if runsRest {
+            _ = try runRootTarget(mark, plan)
+        } else {
+            _ = try passOverRoot()
+        }
         if let error = deferredOutputError { throw error }
     }
 

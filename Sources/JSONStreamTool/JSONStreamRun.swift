@@ -283,14 +283,8 @@ final class JSONStreamRun {
     /// `--jq -s` with a plan that streams the slurped array: its elements
     /// are the input values, read one at a time.
     var slurpPlan: JSONFilterPlan?
-    /// `--jq '.[] | F'` with `F`'s results written from the tape (`makeEachElement`).
+    /// `--jq '.[] | F'` with `F` element-local (`makeEachElement`).
     lazy var eachElement: EachElement? = makeEachElement()
-    /// `--jq` on several threads: the root array's pieces ended before the
-    /// file did (more values follow, or a runtime error stopped the array).
-    var valuesMayFollowRoot = false
-    /// `--jq` on several threads: the root array could not be cut past this
-    /// element (one huge element); it is read again in one stream from there.
-    var rootArrayResumesAt: Int?
     /// `--jq -n --stream 'fromstream(N|truncate_stream(inputs))…'`, rewritten.
     var streamIdiom: JSONFilter?
     /// The idiom at depth 1 with nothing after it: elements copied from the tape.

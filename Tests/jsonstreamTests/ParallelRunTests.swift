@@ -108,7 +108,8 @@ struct ParallelRunTests {
     @Test("--jq '.[] | F': the same on several threads, with values after the array or not",
           arguments: ["select(.id % 3 == 0)", "{id, more: (.price + 1)}", ".name"], 0..<jqInputs.count)
     func jqEachElement(filter: String, input: Int) throws {
-        let runs = try Self.runs(Self.jqInputs[input], filter: ".[] | " + filter) { $0.jqMode = true; $0.stats = false }
+        // With --stats: the elements counted are those one thread counts.
+        let runs = try Self.runs(Self.jqInputs[input], filter: ".[] | " + filter) { $0.jqMode = true }
         let (single, parallel) = (runs[0], runs[1])
         #expect(!single.stdout.isEmpty)
         #expect(parallel.stdout == single.stdout)
@@ -121,7 +122,7 @@ struct ParallelRunTests {
     func jqLastValueDecidesTheStatus(lastFails: Bool, status: JSONStreamTool.ExitStatus) throws {
         var text = Self.records(count: 3000, malformedEvery: nil, array: false)
         if lastFails { text += "{\"id\": 3000, \"price\": \"x\"}\n" }
-        let runs = try Self.runs(text, filter: "{id, more: (.price + 1)}") { $0.jqMode = true; $0.stats = false }
+        let runs = try Self.runs(text, filter: "{id, more: (.price + 1)}") { $0.jqMode = true }
         let (single, parallel) = (runs[0], runs[1])
         #expect(single.stderr.contains("cannot be added"))
         #expect(single.status == status)
