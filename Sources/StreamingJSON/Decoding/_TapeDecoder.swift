@@ -71,9 +71,7 @@ final class _TapeDecoder: Decoder {
         let result: T
         if stream.streamsRootArray {
             if let inputSize, let array = T.self as? any _StreamedRootArray.Type {
-                result = try with(Self.streamedRoot, path: .root) {
-                    try array._decodeStreamedRoot(self, inputSize: inputSize) as! T
-                }
+                result = try array._decodeStreamedRoot(self, inputSize: inputSize) as! T
             } else {
                 result = try unwrap(type, at: Self.streamedRoot, path: .root)
             }
