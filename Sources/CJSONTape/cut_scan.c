@@ -54,6 +54,8 @@ typedef struct sj_cut_state {
     uint64_t in_string;   // all ones inside a string, else 0
     uint64_t escaped;     // 1 when the block's first byte is escaped
     uint64_t newlines;
+    int64_t floor;
+    uint64_t closed;
 } sj_cut_state;
 
 /// A block's bytes that count, once strings and escapes are known.
@@ -242,18 +244,52 @@ static inline unsigned sj_first_cut(const sj_cut_block *block, int64_t depth, in
     return 64;
 }
 
+/// The first closing byte of `block` after which the depth, `depth` at the
+/// block's start, is below `floor`: its offset, or 64 when there is none.
+static inline unsigned sj_first_below(const sj_cut_block *block, int64_t depth, int64_t floor) {
+    uint64_t rest = block->close;
+    while (rest) {
+        // The bits up to and including this one (all of them for bit 63).
+        uint64_t through = ((rest & (0 - rest)) << 1) - 1;
+        int64_t here = depth + sj_popcount(block->open & through) - sj_popcount(block->close & through);
+        if (here < floor) return (unsigned)__builtin_ctzll(rest);
+        rest &= rest - 1;
+    }
+    return 64;
+}
+
+/// Where a block's depth may fall below the floor, which takes as many
+/// closings as the distance to it: the offset of the closing that does, or 64.
+static inline unsigned sj_below_floor(const sj_cut_state *state, const sj_cut_block *block, int closes) {
+    if (state->depth - closes >= state->floor) return 64;
+    return sj_first_below(block, state->depth, state->floor);
+}
+
+/// Stops the scan just after the closing byte at `at`, below the floor.
+static inline unsigned sj_close_at(sj_cut_state *state, const sj_cut_block *block, unsigned at) {
+    uint64_t through = (2ull << at) - 1;
+    state->newlines += (uint64_t)sj_popcount(block->lf & through);
+    state->depth += sj_popcount(block->open & through) - sj_popcount(block->close & through);
+    state->in_string = 0;
+    state->escaped = 0;
+    state->closed = 1;
+    return at;
+}
+
 /// Scans one resolved block for a cut, updating `state` to the byte after it
 /// when there is one (and returning its offset), else to the block's end
-/// (and returning 64).
+/// (and returning 64). A closing below the floor before any cut stops it
+/// there (`closed`, its offset returned).
 static inline unsigned sj_scan_block(sj_cut_state *state, const sj_cut_block *block,
                                      int64_t target) {
     int opens = sj_popcount(block->open), closes = sj_popcount(block->close);
+    unsigned below = sj_below_floor(state, block, closes);
     if (block->separator) {
         // The depth moves one step per opening or closing: the target is out
         // of reach when it is further than the block has of them that way.
         int reachable = target >= state->depth - closes && target <= state->depth + opens;
         unsigned at = reachable ? sj_first_cut(block, state->depth, target) : 64;
-        if (at < 64) {
+        if (at < below) {
             // The separator is no bracket, quote or backslash: after it the
             // depth is the target's, outside strings, nothing escaped.
             uint64_t through = (2ull << at) - 1;
@@ -264,13 +300,15 @@ static inline unsigned sj_scan_block(sj_cut_state *state, const sj_cut_block *bl
             return at;
         }
     }
+    if (below < 64) return sj_close_at(state, block, below);
     state->depth += opens - closes;
     state->newlines += (uint64_t)sj_popcount(block->lf);
     return 64;
 }
 
 static inline sj_cut_state sj_cut_load(const sj_cut_scan *scan) {
-    sj_cut_state state = {scan->depth, 0 - (scan->in_string & 1), scan->escaped & 1, scan->newlines};
+    sj_cut_state state = {scan->depth, 0 - (scan->in_string & 1), scan->escaped & 1, scan->newlines,
+                          scan->floor, scan->closed};
     return state;
 }
 
@@ -279,25 +317,38 @@ static inline void sj_cut_store(sj_cut_scan *scan, const sj_cut_state *state) {
     scan->in_string = state->in_string & 1;
     scan->escaped = state->escaped;
     scan->newlines = state->newlines;
+    scan->closed = state->closed;
+}
+
+/// Advances `state` over one resolved block; 1 when it closed there.
+static inline int sj_advance_block(sj_cut_state *state, const sj_cut_block *block) {
+    int closes = sj_popcount(block->close);
+    unsigned below = sj_below_floor(state, block, closes);
+    if (below < 64) {
+        sj_close_at(state, block, below);
+        return 1;
+    }
+    state->depth += sj_popcount(block->open) - closes;
+    state->newlines += (uint64_t)sj_popcount(block->lf);
+    return 0;
 }
 
 /// sj_cut_scan_advance, inlined into each build.
 static inline __attribute__((always_inline))
 void sj_advance(sj_cut_scan *scan, const uint8_t *bytes, size_t length) {
     sj_cut_state state = sj_cut_load(scan);
+    if (state.closed) return;
     size_t i = 0;
     for (; length - i >= 64; i += 64) {
         // '\n' as the separator: the same comparison as the LF's, done once.
         sj_cut_bits bits = sj_classify(bytes + i, '\n');
         sj_cut_block block = sj_resolve(&state, &bits, 64);
-        state.depth += sj_popcount(block.open) - sj_popcount(block.close);
-        state.newlines += (uint64_t)sj_popcount(block.lf);
+        if (sj_advance_block(&state, &block)) break;
     }
-    if (i < length) {
+    if (i < length && !state.closed) {
         sj_cut_bits bits = sj_classify_tail(bytes + i, length - i, '\n');
         sj_cut_block block = sj_resolve(&state, &bits, length - i);
-        state.depth += sj_popcount(block.open) - sj_popcount(block.close);
-        state.newlines += (uint64_t)sj_popcount(block.lf);
+        sj_advance_block(&state, &block);
     }
     sj_cut_store(scan, &state);
 }
@@ -307,6 +358,7 @@ static inline __attribute__((always_inline))
 size_t sj_find_one(sj_cut_scan *scan, const uint8_t *bytes, size_t length, uint8_t separator,
                    int64_t depth) {
     sj_cut_state state = sj_cut_load(scan);
+    if (state.closed) return 0;
     size_t i = 0;
     for (; length - i >= 64; i += 64) {
         sj_cut_bits bits = sj_classify(bytes + i, separator);

@@ -175,7 +175,7 @@ extension JSONStreamRun {
         // `--jq`: each top-level value (no plan), or `.[] | F` on a root array.
         (plan == nil || eachElement != nil)
             && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
-            && streamIdiom == nil && slurpPlan == nil && options.path.isEmpty
+            && streamIdiom == nil && slurpPlan == nil
             && split == nil && options.limit == nil && !options.exitStatus && !sink.flushesEachResult
             && formatter.writesEachResultAlone && !readsFurtherInputs && filter.isElementLocal
     }
@@ -200,7 +200,8 @@ extension JSONStreamRun {
         // `--jq '.[] | F'` cuts a root array only: any other value is read whole.
         let format = plan != nil ? JSONStreamFormat.array : streamFormat
         guard file != "-",
-              let splitter = try? _PieceSplitter(contentsOfFile: file, format: format, pieceSize: pieceSize),
+              let splitter = try? _PieceSplitter(contentsOfFile: file, format: format, path: options.path,
+                                                 limits: options.limits, pieceSize: pieceSize),
               let size = splitter.size, size >= UInt64(2 * pieceSize),
               (try? splitter.prepare()) == true else { return nil }
         let spares = SpareOutputs()

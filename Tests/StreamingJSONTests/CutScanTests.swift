@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// The cut-point scanner (`cut_scan.c`): 64-byte blocks of bitmasks must give
-/// exactly what a byte-at-a-time scan gives, return value and all four state
-/// fields, however the input is split across calls.
+/// exactly what a byte-at-a-time scan gives, return value and every state
+/// field, however the input is split across calls.
 @Suite struct CutScanTests {
     /// A scan's state, comparable.
     struct State: Equatable, CustomStringConvertible {
@@ -13,23 +13,33 @@ import Testing
         var inString: UInt64 = 0
         var escaped: UInt64 = 0
         var newlines: UInt64 = 0
+        /// No floor unless a test sets one.
+        var floor: Int64 = .min
+        var closed: UInt64 = 0
 
         init() {}
-        init(depth: Int64, inString: UInt64, escaped: UInt64, newlines: UInt64) {
+        init(depth: Int64, inString: UInt64, escaped: UInt64, newlines: UInt64, floor: Int64 = .min,
+             closed: UInt64 = 0) {
             self.depth = depth
             self.inString = inString
             self.escaped = escaped
             self.newlines = newlines
+            self.floor = floor
+            self.closed = closed
         }
         init(_ scan: sj_cut_scan) {
-            self.init(depth: scan.depth, inString: scan.in_string, escaped: scan.escaped, newlines: scan.newlines)
+            self.init(depth: scan.depth, inString: scan.in_string, escaped: scan.escaped, newlines: scan.newlines,
+                      floor: scan.floor, closed: scan.closed)
         }
 
         var scan: sj_cut_scan {
-            sj_cut_scan(depth: depth, in_string: inString, escaped: escaped, newlines: newlines)
+            sj_cut_scan(depth: depth, in_string: inString, escaped: escaped, newlines: newlines, floor: floor,
+                        closed: closed)
         }
 
-        var description: String { "depth \(depth) in \(inString) esc \(escaped) nl \(newlines)" }
+        var description: String {
+            "depth \(depth) in \(inString) esc \(escaped) nl \(newlines) floor \(floor) closed \(closed)"
+        }
     }
 
     // MARK: - The reference
@@ -38,9 +48,11 @@ import Testing
     /// unescaped backslash does nothing else; an unescaped quote opens or
     /// closes a string; outside strings brackets move the depth, and the
     /// separator at the target depth stops the scan just after it (`nil`: no
-    /// separator, as `sj_cut_scan_advance`). Returns the bytes consumed.
+    /// separator, as `sj_cut_scan_advance`), as does a closing that takes the
+    /// depth below the floor (then for good). Returns the bytes consumed.
     static func reference(_ state: inout State, _ bytes: ArraySlice<UInt8>, separator: UInt8?,
                           depth target: Int64) -> Int {
+        guard state.closed == 0 else { return 0 }
         for (offset, byte) in bytes.enumerated() {
             if byte == UInt8(ascii: "\n") { state.newlines += 1 }
             if state.escaped == 1 {
@@ -52,7 +64,12 @@ import Testing
             case UInt8(ascii: "\""): state.inString ^= 1
             case _ where state.inString == 1: break
             case UInt8(ascii: "["), UInt8(ascii: "{"): state.depth += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): state.depth -= 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                state.depth -= 1
+                if state.depth < state.floor {
+                    state.closed = 1
+                    return offset + 1
+                }
             case separator where state.depth == target: return offset + 1
             default: break
             }
@@ -108,8 +125,9 @@ import Testing
                 let consumed: Int, wanted: Int
                 if advances(call) {
                     advance(&scanned, piece)
-                    consumed = piece.count
                     wanted = reference(&expected, piece, separator: nil, depth: 0)
+                    // An advance says nothing of where it closed but the state.
+                    consumed = scanned.closed == 1 ? wanted : piece.count
                 } else {
                     consumed = find(&scanned, piece, separator: separator, depth: depth)
                     wanted = reference(&expected, piece, separator: separator, depth: depth)
@@ -124,6 +142,7 @@ import Testing
                 }
                 position += consumed
                 call += 1
+                if scanned.closed == 1 { return }
             }
         }
     }
@@ -168,17 +187,20 @@ import Testing
         for round in 0..<500 {
             let count = round < 100 ? round : rng.below(1001)
             let bytes = Self.randomBytes(&rng, count: count)
-            for (separator, depth) in [(UInt8(ascii: ","), Int64(1)), (UInt8(ascii: "\n"), Int64(0))] {
+            for (separator, depth, floor) in [(UInt8(ascii: ","), Int64(1), Int64.min), (UInt8(ascii: "\n"), 0, .min),
+                                              (UInt8(ascii: ","), 1, 1), (UInt8(ascii: ","), 1, Int64(rng.below(4)) - 1)] {
                 // Whole, then split; from the start, then from a state
                 // inside a string, after a backslash, at another depth.
-                Self.compare(bytes, ends: [], separator: separator, depth: depth)
+                var initial = State()
+                initial.floor = floor
+                Self.compare(bytes, ends: [], separator: separator, depth: depth, start: initial)
                 for _ in 0..<3 {
                     let ends = Self.randomEnds(&rng, count: count)
                     let pattern = rng.next()
                     let start = State(depth: Int64(rng.below(5)) - 2, inString: UInt64(rng.below(2)),
-                                      escaped: UInt64(rng.below(2)), newlines: UInt64(rng.below(9)))
+                                      escaped: UInt64(rng.below(2)), newlines: UInt64(rng.below(9)), floor: floor)
                     Self.compare(bytes, ends: ends, advances: { pattern >> ($0 % 64) & 3 == 0 },
-                                 separator: separator, depth: depth, start: rng.chance(50) ? State() : start)
+                                 separator: separator, depth: depth, start: rng.chance(50) ? initial : start)
                 }
             }
         }
@@ -268,6 +290,30 @@ import Testing
         Self.check("{\"a\":1}\n[1,\n2]\n\"x\ny\"\n3", cuts: [7, 14, 20], separator: "\n", depth: 0)
         // Malformed: the depth goes negative, and is followed there.
         Self.check("],1,]],2", cuts: [1, 3], separator: ",", depth: -1)
+    }
+
+    @Test("a closing below the floor stops the scan there, for good, across blocks and calls")
+    func floorStopsTheScan() {
+        // The elements of `items`, scanned from after its `[` at depth 1: the
+        // member commas of `x` after its `]` are at depth 1 again.
+        let elements = Array(#"1,{"a":[2,3]},"],""#.utf8)  // 18 bytes, then the closing bracket
+        let after = Array(#"],"x":{"a":1,"b":2},"y":[4,5]}"#.utf8)
+        let comma = UInt8(ascii: ",")
+        for pad in [0, 40, 45, 46, 110] {
+            // Whitespace before the close moves it across block boundaries.
+            let padded = elements + Array(repeating: UInt8(ascii: " "), count: pad) + after
+            let start = State(depth: 1, inString: 0, escaped: 0, newlines: 0, floor: 1)
+            var state = start
+            #expect(Self.find(&state, padded[...], separator: comma, depth: 1) == 2)
+            #expect(Self.find(&state, padded[2...], separator: comma, depth: 1) == 12)
+            #expect(Self.find(&state, padded[14...], separator: comma, depth: 1) == 5 + pad)
+            #expect(state == State(depth: 0, inString: 0, escaped: 0, newlines: 0, floor: 1, closed: 1))
+            #expect(Self.find(&state, padded[(19 + pad)...], separator: comma, depth: 1) == 0)
+            for split in 0...padded.count {
+                Self.compare(padded, ends: [split], separator: comma, depth: 1, start: start)
+                Self.compare(padded, ends: [split], advances: { $0 == 0 }, separator: comma, depth: 1, start: start)
+            }
+        }
     }
 
     @Test("the state after a stop mid-block and at a call's end")

@@ -312,20 +312,53 @@ typedef struct sj_cut_scan {
     uint64_t in_string;  ///< 1 when the position is inside a string
     uint64_t escaped;    ///< 1 when the next byte is escaped by a backslash
     uint64_t newlines;   ///< LF bytes scanned so far (outside and inside strings)
+    /// The depth below which the scan stops: 1 for the elements of one
+    /// array (the scan stops at its closing bracket), INT64_MIN for none.
+    int64_t floor;
+    /// 1 once a closing bracket took the depth below `floor`: the scan then
+    /// stands just after it, and finds nothing more.
+    uint64_t closed;
 } sj_cut_scan;
 
-/// Updates `scan` over all of `bytes[0..<length)`.
+/// Updates `scan` over all of `bytes[0..<length)`, or up to the closing
+/// bracket that sets `closed`.
 void sj_cut_scan_advance(sj_cut_scan *scan, const uint8_t *bytes, size_t length);
 
 /// Scans `bytes` from `scan`'s state and stops just after the first byte equal
 /// to `separator` that is outside strings while the depth equals `depth`.
 /// Returns the number of bytes consumed (the separator's offset + 1), `scan`
 /// then describing the position after the separator; or `length` when there is
-/// none, `scan` then describing the end of the bytes. A splitter cuts a root
+/// none, `scan` then describing the end of the bytes. A closing bracket that
+/// takes the depth below `floor` first stops it there instead (`closed`, the
+/// bracket's offset + 1 returned). A splitter cuts a root
 /// array's elements with ',' at depth 1, and JSON Lines or concatenated JSON
 /// with '\n' at depth 0. `separator` is none of `"` `\\` `[` `]` `{` `}`.
 /// Reads nothing past `bytes + length`; 64 bytes at a time (SIMD).
 size_t sj_cut_scan_find(sj_cut_scan *scan, const uint8_t *bytes, size_t length,
                         uint8_t separator, int64_t depth);
+
+// MARK: - The array at a key path
+
+/// A search for where the array at a key path begins (`path_locate.c`).
+typedef struct sj_path_locator sj_path_locator;
+
+enum {
+    SJ_LOCATE_MORE = 0,   ///< not found yet: feed the bytes that follow
+    SJ_LOCATE_FOUND = 1,  ///< found: the bytes consumed end with the array's `[`
+    SJ_LOCATE_NONE = 2,   ///< the path leads to no array, first time down it
+};
+
+/// A search for the array at the path of `count` (at least one) keys, whose
+/// bytes must outlive it; yajl as the parser is set up (`allowsComments`).
+/// NULL when out of memory or `count` is 0.
+sj_path_locator *sj_path_locator_create(const unsigned char *const *keys, const size_t *lengths,
+                                        size_t count, int allowsComments);
+
+/// Parses the next bytes of the input. On SJ_LOCATE_FOUND, `*consumed` is
+/// the number of this call's bytes up to and including the array's `[`.
+/// Once it returns anything but SJ_LOCATE_MORE it returns that again.
+int sj_path_locator_feed(sj_path_locator *locator, const uint8_t *bytes, size_t length, size_t *consumed);
+
+void sj_path_locator_free(sj_path_locator *locator);
 
 #endif

@@ -72,8 +72,8 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
 
     /// A worker's work: every element of `piece`, or `failed`.
     private static func decode(_ piece: _InputPiece, options: _DecodingOptions) -> _DecodedPiece {
-        let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, limits: options.limits,
-                                    origin: piece.origin)
+        let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, path: piece.path,
+                                    limits: options.limits, origin: piece.origin)
         stream.keepsPreviousElement = false
         var container = _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options),
                                                      path: .root, shelvesContainers: true)
@@ -110,7 +110,8 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
     /// numbered on from those handed out.
     private func restContainer(from pieces: [_InputPiece]) -> _IncrementalUnkeyedContainer {
         let (source, mode, origin) = flow.splitter.rest(from: pieces)
-        let stream = _ElementStream(source: source, mode: mode, limits: options.limits, origin: origin)
+        let stream = _ElementStream(source: source, mode: mode, path: flow.splitter.path, limits: options.limits,
+                                    origin: origin)
         stream.keepsPreviousElement = false
         return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
                                             shelvesContainers: true, pathIndexBase: indexBase)

@@ -127,18 +127,18 @@ import Foundation
     package convenience init(piece: _InputPiece, limits: _ParserLimits = _ParserLimits(),
                              projection: _Projection? = nil) {
         let options = Self.options(limits: limits, projection: projection)
-        let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, limits: options.limits,
-                                    origin: piece.origin)
+        let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, path: piece.path,
+                                    limits: options.limits, origin: piece.origin)
         self.init(stream: stream, source: nil, options: options)
         pieceText = (piece.bytes, piece.origin.byteOffset)
     }
 
     /// Reads `source`, which starts at `origin` in the input, on the calling
     /// thread, numbering elements from `firstIndex` (`_PieceSplitter`).
-    convenience init(source: any _ByteSource, mode: _StreamMode?, origin: _InputOrigin, limits: _ParserLimits,
-                     projection: _Projection?, firstIndex: Int) {
+    convenience init(source: any _ByteSource, mode: _StreamMode?, path: [String], origin: _InputOrigin,
+                     limits: _ParserLimits, projection: _Projection?, firstIndex: Int) {
         let options = Self.options(limits: limits, projection: projection)
-        let stream = _ElementStream(source: source, mode: mode, limits: options.limits, origin: origin)
+        let stream = _ElementStream(source: source, mode: mode, path: path, limits: options.limits, origin: origin)
         self.init(stream: stream, source: nil, options: options)
         index = firstIndex - 1
     }
@@ -209,7 +209,7 @@ import Foundation
                 guard let local = stream.local(start) else { return .end }
                 if stream.mode == .events { return event(at: local) }
                 if stream.mode == .roots, let event = rootsEvent(at: local) {
-                    if case .mark = event { index -= 1 } else { elementStart = start }
+                    if case .mark = event {} else { elementStart = start }
                     return event
                 }
                 if unsafe stream.view[local].kind == _Kind.oversized {
@@ -254,11 +254,13 @@ import Foundation
         let token = unsafe stream.view[local]
         if token.kind == _Kind.mark {
             let mark = _RootMark(code: Int32(token.a), keysFollowed: Int(token.b))
+            // A mark is no element: the index `next()` counted for it is taken
+            // back, or starts again before a target's first element.
             switch mark {
             case .object: inTargetObject = true; index = -1
             case .array: index = -1
-            case .end: inTargetObject = false
-            default: break
+            case .end: inTargetObject = false; index -= 1
+            default: index -= 1
             }
             return .mark(mark)
         }

@@ -23,6 +23,23 @@ import Foundation
 // first error.) A cut is made only between two values — not after `[` or `,`,
 // nor before `]` or `,` — so that no piece is an empty array standing for a
 // missing element.
+//
+// The array at a key path (`["items"]`) is cut the same way, once a parse of
+// the input's start has found its `[` (`sj_path_locator`). Each piece is then
+// framed to read as a whole document with that path: the pieces after the
+// first begin with the path's objects opened (`{"items":`) before the `[`,
+// and the pieces before the last end with them closed (`}`), so that one
+// parser reads each with the path as one parser reads the whole input:
+//
+//   input:    { "meta":{…}, "items": [ e0 , e1 , e2 ], "n": 3 }
+//   pieces:   { "meta":{…}, "items": [ e0 , e1 ]}
+//                            {"items":[ e2 ], "n": 3 }
+//
+// The frame's bytes are not the input's: a piece's origin is set back by
+// the opening frame's length, which never reaches before the input's start
+// (the input spells the same keys, and an element, before the comma). The
+// scan stops at the array's closing bracket: the bytes after it, to the
+// input's end, go to the last piece.
 
 /// One piece of an input, with what its parser needs to report positions in
 /// the whole input.
@@ -39,6 +56,8 @@ package struct _InputPiece: @unchecked Sendable {
     package let isArray: Bool
     /// Bytes of the input up to the end of this piece.
     package let inputEnd: UInt64
+    /// The key path of the array the pieces are elements of (empty: the root).
+    package let path: [String]
 }
 
 /// Reads an input and cuts it into pieces of about `pieceSize` bytes, at
@@ -53,6 +72,13 @@ package struct _InputPiece: @unchecked Sendable {
     private var source: any _ByteSource
     private let fileSource: _ReaderSource?
     private let format: JSONStreamFormat
+    /// The key path of the array to cut; empty: the root.
+    let path: [String]
+    /// `{"k1":{"k2":…[`, the path's objects and the array opened: what a
+    /// piece after the first begins with (just `[` for a root array).
+    private let opening: [UInt8]
+    /// The search for the array at `path`, until it is found (or is not there).
+    private var locator: _PathLocator?
     private let pieceSize: Int
     /// How the input is cut, once its first byte is known; `.none`: not at all.
     private var cutting: Cutting?
@@ -87,29 +113,40 @@ package struct _InputPiece: @unchecked Sendable {
     }
 
     /// - Throws: `POSIXError` when the file cannot be opened.
-    package convenience init(contentsOfFile path: String, format: JSONStreamFormat,
+    package convenience init(contentsOfFile file: String, format: JSONStreamFormat, path: [String] = [],
+                             limits: _ParserLimits = _ParserLimits(),
                              pieceSize: Int = _PieceSplitter.defaultPieceSize) throws {
-        let file = try _ReaderSource(path: path, beforeBlockingRead: nil)
-        self.init(source: file, file: file, format: format, pieceSize: pieceSize)
+        let reader = try _ReaderSource(path: file, beforeBlockingRead: nil)
+        self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize)
     }
 
     /// Cuts bytes in memory (tests).
-    package convenience init(data: Data, format: JSONStreamFormat, pieceSize: Int) {
-        self.init(source: _DataSource(data), file: nil, format: format, pieceSize: pieceSize)
+    package convenience init(data: Data, format: JSONStreamFormat, path: [String] = [],
+                             limits: _ParserLimits = _ParserLimits(), pieceSize: Int) {
+        self.init(source: _DataSource(data), file: nil, format: format, path: path, limits: limits,
+                  pieceSize: pieceSize)
     }
 
     /// Cuts `source` (not yet read).
     convenience init(source: any _ByteSource, format: JSONStreamFormat, pieceSize: Int) {
-        self.init(source: source, file: nil, format: format, pieceSize: pieceSize)
+        self.init(source: source, file: nil, format: format, path: [], limits: _ParserLimits(), pieceSize: pieceSize)
     }
 
-    private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, pieceSize: Int) {
+    private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, path: [String],
+                 limits: _ParserLimits, pieceSize: Int) {
         self.source = source.recognisingCompression()
         self.fileSource = file
         self.format = format
+        self.path = path
+        self.opening = _PathLocator.opening(path)
         self.pieceSize = max(1, pieceSize)
         unsafe storage = unsafe pool.take(Self.capacity(self.pieceSize))
-        if format == .objectValues { cutting = Cutting.none }
+        if format == .objectValues || (!path.isEmpty && format == .jsonLines) {
+            cutting = Cutting.none
+        } else if !path.isEmpty {
+            locator = _PathLocator(path: path, allowsComments: limits.allowsComments)
+            if locator == nil { cutting = Cutting.none }
+        }
     }
 
     deinit {
@@ -128,6 +165,10 @@ package struct _InputPiece: @unchecked Sendable {
         }
         return cutting == .array || cutting == .lines
     }
+
+    /// The most a search for the array at the path reads: past it, the
+    /// input is not cut (everything before the array would be one piece).
+    static let locateLimit = 8 << 20
 
     /// The next piece, nil after the last.
     ///
@@ -182,42 +223,49 @@ package struct _InputPiece: @unchecked Sendable {
     package func readerForTheRest(from pieces: [_InputPiece] = [], limits: _ParserLimits, projection: _Projection?,
                                   firstIndex: Int) -> _ValueReader {
         let (source, mode, origin) = rest(from: pieces)
-        return _ValueReader(source: source, mode: mode, origin: origin, limits: limits, projection: projection,
-                            firstIndex: firstIndex)
+        return _ValueReader(source: source, mode: mode, path: path, origin: origin, limits: limits,
+                            projection: projection, firstIndex: firstIndex)
     }
 
     /// `readerForTheRest`'s input: the bytes, the mode to read them in and
     /// where they start.
     func rest(from pieces: [_InputPiece]) -> (source: any _ByteSource, mode: _StreamMode?, origin: _InputOrigin) {
         var held = Data()
-        for piece in pieces { Self.join(piece.bytes, to: &held, isArray: piece.isArray) }
+        for piece in pieces { join(piece.bytes, to: &held, isArray: piece.isArray) }
         let tail = unsafe Data(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
-        Self.join(tail, to: &held, isArray: cutting == .array && sequence > 0)
+        join(tail, to: &held, isArray: cutting == .array && sequence > 0)
         count = 0
         finished = true
         let start = pieces.first?.origin ?? origin
         let first = pieces.first?.sequence ?? sequence
-        let mode: _StreamMode? = first == 0 ? format.streamMode(path: []) : cutting == .array ? .array : .lines
+        let mode: _StreamMode? = first == 0 ? firstMode : cutting == .array ? .array : .lines
         let after: any _ByteSource = readFailure.map { _FailingSource(error: $0) } ?? source
         return (_PrefixedSource(prefix: held, rest: after), mode, start)
     }
 
+    /// The mode of the input's first piece, read from its first byte.
+    private var firstMode: _StreamMode? { format.streamMode(path: path) }
+
     /// Appends the bytes of the piece after `joined`: array pieces meet at
     /// the comma they were cut at, which the first one's `]` and the second
-    /// one's `[` stood for.
-    private static func join(_ bytes: Data, to joined: inout Data, isArray: Bool) {
-        guard isArray, !joined.isEmpty, bytes.first == UInt8(ascii: "[") else {
+    /// one's `[` stood for (each with the frame around it, see the top of
+    /// the file, which goes).
+    private func join(_ bytes: Data, to joined: inout Data, isArray: Bool) {
+        guard isArray, !joined.isEmpty, bytes.starts(with: opening) else {
             joined.append(bytes)
             return
         }
+        joined.removeLast(path.count)
         joined[joined.index(before: joined.endIndex)] = UInt8(ascii: ",")
-        joined.append(bytes.dropFirst())
+        joined.append(bytes.dropFirst(opening.count))
     }
 
     // MARK: Cutting
 
-    /// Decides how to cut at the first byte other than whitespace (or a BOM).
+    /// Decides how to cut at the first byte other than whitespace (or a BOM);
+    /// with a path, once the array there is found.
     private func resolveCutting() {
+        if locator != nil { return locateArray() }
         var index = 0
         if count >= 3 && (0..<3).allSatisfy({ unsafe storage[$0] == _utf8BOM[$0] }) { index = 3 }
         while unsafe index < count && _isJSONWhitespace(storage[index]) { index += 1 }
@@ -229,12 +277,40 @@ package struct _InputPiece: @unchecked Sendable {
         case .jsonLines: cutting = .lines
         case .objectValues: cutting = Cutting.none
         }
+        scan.floor = cutting == .array ? 1 : .min
+    }
+
+    /// Goes on searching for the array at the path in the bytes read since;
+    /// once found, the scan starts just inside it.
+    private func locateArray() {
+        guard let locator else { return }
+        let base = unsafe UnsafeRawPointer(storage.baseAddress!).assumingMemoryBound(to: UInt8.self)
+        switch unsafe locator.feed(base, upTo: count) {
+        case .found(let start):
+            self.locator = nil
+            cutting = .array
+            let before = unsafe UnsafeRawBufferPointer(start: base, count: start)
+            scan = sj_cut_scan(depth: 1, in_string: 0, escaped: 0,
+                               newlines: UInt64(unsafe before.count(where: { $0 == 0x0A })), floor: 1, closed: 0)
+            scanned = start
+        case .none:
+            self.locator = nil
+            cutting = Cutting.none
+        case .more where count >= Self.locateLimit:
+            self.locator = nil
+            cutting = Cutting.none
+        case .more:
+            if ended {
+                self.locator = nil
+                cutting = Cutting.none
+            }
+        }
     }
 
     /// The end of the next piece in `storage` (just past its separator), if
     /// the bytes read so far hold one.
     private func findCut() -> Int? {
-        guard let cutting, cutting != .none else { return nil }
+        guard let cutting, cutting != .none, scan.closed == 0 else { return nil }
         let (separator, depth): (UInt8, Int64) = cutting == .array ? (UInt8(ascii: ","), 1) : (0x0A, 0)
         let base = unsafe storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
         if scanned < pieceSize && count > scanned {
@@ -245,6 +321,8 @@ package struct _InputPiece: @unchecked Sendable {
         while scanned >= pieceSize && scanned < count {
             let before = scan
             let used = unsafe sj_cut_scan_find(&scan, base + scanned, count - scanned, separator, depth)
+            // The array ended: what follows goes to the last piece.
+            if scan.closed != 0 { return nil }
             let cut = scanned + used
             if unsafe cut == count && (used == 0 || base[cut - 1] != separator || scan.depth != depth
                                        || scan.in_string != 0) {
@@ -325,30 +403,48 @@ package struct _InputPiece: @unchecked Sendable {
         // The comma the array is cut at becomes the piece's closing bracket.
         if isArray { unsafe storage[cut - 1] = UInt8(ascii: "]") }
         let start = origin
-        // The next piece starts at the comma (its `[`) or after the line break.
+        // The next piece starts at the comma (its `[`, after the opening
+        // frame) or after the line break.
         let nextStart = isArray ? cut - 1 : cut
         // (A piece without a line break, all of a minified file's, is not searched.)
         let newline = Int(scan.newlines) > start.linesBefore ? lastNewline(before: nextStart) : nil
-        origin = _InputOrigin(byteOffset: start.byteOffset + UInt64(nextStart), linesBefore: Int(scan.newlines),
+        let frame = isArray ? UInt64(opening.count - 1) : 0
+        origin = _InputOrigin(byteOffset: start.byteOffset + UInt64(nextStart) - frame,
+                              linesBefore: Int(scan.newlines),
                               lastNewline: newline.map { start.byteOffset + UInt64($0) } ?? start.lastNewline)
-        let full = unsafe storage
+        var full = unsafe storage
         unsafe startStorage(keeping: UnsafeRawBufferPointer(rebasing: full[cut..<count]), opening: isArray)
+        let length = unsafe closeFrame(of: &full, at: cut)
         sequence += 1
-        return unsafe _InputPiece(sequence: sequence - 1, bytes: handOver(full, count: cut),
+        return unsafe _InputPiece(sequence: sequence - 1, bytes: handOver(full, count: length),
                                   mode: isArray ? .array : .lines, origin: start, isLast: false, isArray: isArray,
-                                  inputEnd: start.byteOffset + UInt64(cut))
+                                  inputEnd: start.byteOffset + UInt64(cut), path: path)
+    }
+
+    /// Closes the path's objects after a piece's `]` at `end` (its bytes
+    /// after that are copied out already): the piece's length then.
+    private func closeFrame(of buffer: inout UnsafeMutableRawBufferPointer, at end: Int) -> Int {
+        guard !path.isEmpty else { return end }
+        if end + path.count > buffer.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: end + path.count, alignment: 16)
+            unsafe larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
+            unsafe buffer.deallocate()
+            unsafe buffer = larger
+        }
+        for index in end..<(end + path.count) { unsafe buffer[index] = UInt8(ascii: "}") }
+        return end + path.count
     }
 
     private func makeLastPiece() -> _InputPiece {
         finished = true
         let single = sequence == 0
-        let mode: _StreamMode? = single ? format.streamMode(path: []) : cutting == .array ? .array : .lines
+        let mode: _StreamMode? = single ? firstMode : cutting == .array ? .array : .lines
         let full = unsafe storage
         let length = count
         unsafe startStorage(keeping: UnsafeRawBufferPointer(start: nil, count: 0), opening: false)
         return unsafe _InputPiece(sequence: sequence, bytes: handOver(full, count: length), mode: mode,
                                   origin: origin, isLast: true, isArray: cutting == .array,
-                                  inputEnd: origin.byteOffset + UInt64(length))
+                                  inputEnd: origin.byteOffset + UInt64(length), path: path)
     }
 
     /// The first `count` bytes of `buffer`, as `Data` that gives it back to
@@ -363,11 +459,12 @@ package struct _InputPiece: @unchecked Sendable {
     }
 
     /// A new storage holding `kept` (bytes of the old one, which is about to
-    /// become a piece), after a `[` when `opening`: the next array piece's.
-    private func startStorage(keeping kept: UnsafeRawBufferPointer, opening: Bool) {
-        let prefix = opening ? 1 : 0
+    /// become a piece), after `opening` (`[`, after the frame) when `opens`:
+    /// the next array piece's.
+    private func startStorage(keeping kept: UnsafeRawBufferPointer, opening opens: Bool) {
+        let prefix = opens ? opening.count : 0
         unsafe storage = unsafe pool.take(max(Self.capacity(pieceSize), prefix + kept.count))
-        if opening { unsafe storage[0] = UInt8(ascii: "[") }
+        if opens { unsafe storage.copyBytes(from: opening) }
         if unsafe !kept.isEmpty {
             unsafe (storage.baseAddress! + prefix).copyMemory(from: kept.baseAddress!, byteCount: kept.count)
         }
