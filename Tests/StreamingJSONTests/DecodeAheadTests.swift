@@ -76,7 +76,7 @@ import Testing
     /// Every outcome of iterating `data`, errors included.
     /// `threads`: 1 (the default) keeps pieces out (`PieceDecodingTests`).
     static func outcomes(_ data: Data, share: Int?, pipelined: Bool = true, format: JSONStreamFormat = .auto,
-                         log: ThreadLog? = nil, maxElementBytes: Int? = nil,
+                         path: [String] = [], log: ThreadLog? = nil, maxElementBytes: Int? = nil,
                          threads: Int = 1, pieceSize: Int? = nil) throws -> [Outcome] {
         let decoder = StreamingJSONDecoder()
         decoder.maxThreads = threads
@@ -85,7 +85,7 @@ import Testing
         decoder.pipelining = pipelined ? .always : .never
         decoder.decodeAheadShare = share
         if let log { decoder.userInfo[ThreadLog.key] = log }
-        var iterator = decoder.elements(of: Item.self, from: data, format: format).makeIterator()
+        var iterator = decoder.elements(of: Item.self, from: data, at: path, format: format).makeIterator()
         var outcomes: [Outcome] = []
         while true {
             do {

@@ -11,9 +11,9 @@ import Testing
 @Suite struct PieceDecodingTests {
     typealias Outcome = DecodeAheadTests.Outcome
 
-    static func outcomes(_ data: Data, format: JSONStreamFormat = .auto, threads: Int, pieceSize: Int? = nil,
-                         log: DecodeAheadTests.ThreadLog? = nil) throws -> [Outcome] {
-        try DecodeAheadTests.outcomes(data, share: nil, pipelined: false, format: format, log: log,
+    static func outcomes(_ data: Data, format: JSONStreamFormat = .auto, path: [String] = [], threads: Int,
+                         pieceSize: Int? = nil, log: DecodeAheadTests.ThreadLog? = nil) throws -> [Outcome] {
+        try DecodeAheadTests.outcomes(data, share: nil, pipelined: false, format: format, path: path, log: log,
                                       threads: threads, pieceSize: pieceSize)
     }
 
@@ -63,6 +63,29 @@ import Testing
         let data = Data((text + "," + tail).utf8)
         let expected = try Self.outcomes(data, threads: 1)
         #expect(try Self.outcomes(data, threads: 2, pieceSize: 1_000) == expected)
+    }
+
+    @Test("The array at a key path, bad elements and syntax errors: the same outcomes in pieces", arguments: [
+        "", #", "after": {"a": 1, "b": [2, 3]}"#, #", "after": {"a": 1,}"#, ", ",
+    ])
+    func keyPath(tail: String) throws {
+        let array = String(decoding: DecodeAheadTests.items(3_000), as: UTF8.self)
+        let text = #"{"meta": {"n": 1, "list": [1, 2]}, "data": {"x": true, "items": "# + array + "}" + tail + "}"
+        let data = Data(text.utf8)
+        let expected = try Self.outcomes(data, path: ["data", "items"], threads: 1)
+        #expect(expected.count >= 3_000)
+        #expect(try Self.outcomes(data, path: ["data", "items"], threads: 2, pieceSize: 4_096) == expected)
+        #expect(try Self.outcomes(data, path: ["data", "items"], threads: 3, pieceSize: 100) == expected)
+        // Without bad elements, the workers decode them (a piece with one is
+        // read again by one stream, from that piece on).
+        let clean = Data(text.replacingOccurrences(of: #"[1, "x"]"#, with: "[1, 1]")
+            .replacingOccurrences(of: #",  "tags""#, with: #", "name": "", "tags""#).utf8)
+        let log = DecodeAheadTests.ThreadLog()
+        let outcomes = try Self.outcomes(clean, path: ["data", "items"], threads: 2, pieceSize: 4_096, log: log)
+        #expect(outcomes == (try Self.outcomes(clean, path: ["data", "items"], threads: 1)))
+        let malformed = tail.contains(",}") || tail == ", "
+        #expect(outcomes.count == 3_000 + (malformed ? 1 : 0))
+        #expect(log.elsewhere > 2_000)
     }
 
     @Test("A small input stays on the caller's thread; maxThreads is at least 1")

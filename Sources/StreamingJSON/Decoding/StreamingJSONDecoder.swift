@@ -160,8 +160,9 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     ///
     /// Used by ``elements(of:contentsOf:at:format:)`` and
     /// ``elements(of:from:at:format:)-(_,Data,_,_)`` for a `Sendable` element
-    /// type, when the input is 1 MiB or more and its root is the streamed
-    /// array (or it is JSON Lines): the input is cut into pieces at element
+    /// type, when the input is 1 MiB or more and the streamed array is its
+    /// root or at a key path (or it is JSON Lines): the input is cut into
+    /// pieces at element
     /// boundaries, each decoded on its own thread, and the elements come out
     /// in order, with the same values and the same errors (coding paths,
     /// positions) as from one thread. An element that fails to decode, or a

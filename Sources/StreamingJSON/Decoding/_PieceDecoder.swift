@@ -46,14 +46,15 @@ final class _PieceDecoder<T: Decodable & Sendable>: _PieceDecoding {
     private var indexBase = 0
     private var finished = false
 
-    /// nil when the input is not for pieces (too small, one thread, a key
-    /// path, object values, no array at the root); `source` may then have
+    /// nil when the input is not for pieces (too small, one thread, object
+    /// values, no array at the root or the path); `source` may then have
     /// been read from.
     init?(source: any _ByteSource, size: Int?, format: JSONStreamFormat, path: [String], options: _DecodingOptions) {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
         guard let threads = options.pieceThreads(path: path, format: format),
               let size, size >= 2 * pieceSize else { return nil }
-        let splitter = _PieceSplitter(source: source, format: format, pieceSize: pieceSize)
+        let splitter = _PieceSplitter(source: source, format: format, path: path, limits: options.limits,
+                                      pieceSize: pieceSize)
         guard (try? splitter.prepare()) == true,
               let flow = _PieceFlow<_DecodedPiece>(splitter: splitter, threads: threads, start: Self.startThread,
                                                    makeWork: { { Self.decode($0, options: options) } })
@@ -129,6 +130,7 @@ extension _DecodingOptions {
         // core and used and freed on another).
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let threads = maxThreads ?? (cores > 2 ? cores : 1)
-        return threads > 1 && path.isEmpty && format != .objectValues ? threads : nil
+        let cuttable = format != .objectValues && (path.isEmpty || format != .jsonLines)
+        return threads > 1 && cuttable ? threads : nil
     }
 }

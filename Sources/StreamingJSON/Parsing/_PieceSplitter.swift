@@ -128,8 +128,9 @@ package struct _InputPiece: @unchecked Sendable {
     }
 
     /// Cuts `source` (not yet read).
-    convenience init(source: any _ByteSource, format: JSONStreamFormat, pieceSize: Int) {
-        self.init(source: source, file: nil, format: format, path: [], limits: _ParserLimits(), pieceSize: pieceSize)
+    convenience init(source: any _ByteSource, format: JSONStreamFormat, path: [String] = [],
+                     limits: _ParserLimits = _ParserLimits(), pieceSize: Int) {
+        self.init(source: source, file: nil, format: format, path: path, limits: limits, pieceSize: pieceSize)
     }
 
     private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, path: [String],
