@@ -197,10 +197,12 @@ extension JSONStreamRun {
     /// two pieces that can be cut; nil (nothing read) otherwise.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
-        // `--jq '.[] | F'` cuts a root array only: any other value is read whole.
+        // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
+        // at the plan's path): any other value is read whole.
         let format = plan != nil ? JSONStreamFormat.array : streamFormat
         guard file != "-",
-              let splitter = try? _PieceSplitter(contentsOfFile: file, format: format, path: options.path,
+              let splitter = try? _PieceSplitter(contentsOfFile: file, format: format,
+                                                 path: plan?.path ?? options.path,
                                                  limits: options.limits, pieceSize: pieceSize),
               let size = splitter.size, size >= UInt64(2 * pieceSize),
               (try? splitter.prepare()) == true else { return nil }

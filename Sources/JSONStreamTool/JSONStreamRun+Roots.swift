@@ -211,13 +211,13 @@ extension JSONStreamRun {
         return succeeded
     }
 
-    /// For `.[] | F` streamed from the root, with `F` element-local: `F`
-    /// and how `jsonstream F` makes its results (`elementOutput(of:)`:
-    /// written from the tape or decided on it where it can, else run on
-    /// each element built).
+    /// For `.[] | F` streamed from the root, or `.items[] | F` from the
+    /// plan's path, with `F` element-local: `F` and how `jsonstream F`
+    /// makes its results (`elementOutput(of:)`: written from the tape or
+    /// decided on it where it can, else run on each element built).
     func makeEachElement() -> EachElement? {
-        guard let plan, plan.strategy == .streamed, plan.path.isEmpty,
-              let each = filter.eachElementFilter, each.isElementLocal else { return nil }
+        guard let plan, plan.strategy == .streamed,
+              let each = filter.eachElementFilter(at: plan.path), each.isElementLocal else { return nil }
         return EachElement(filter: each, output: elementOutput(of: each))
     }
 

@@ -51,4 +51,19 @@ struct ParallelPathTests {
             #expect(parallel.status == single.status)
         }
     }
+
+    @Test("--jq '.items[] | F': the same output, messages, status and counts on 1 and 2 threads",
+          arguments: ["select(.id % 3 == 0)", "{id, more: (.price + 1)}", "."], 0..<documents.count)
+    func jqPath(filter: String, document: Int) throws {
+        let (path, text) = Self.documents[document]
+        let program = "." + path.joined(separator: ".") + "[] | " + filter
+        // A second document after the first: jq runs it too.
+        let runs = try ParallelRunTests.runs(text + "\n" + #"{"items": [{"id": 3, "price": 1}]}"#,
+                                             filter: program) { $0.jqMode = true }
+        let (single, parallel) = (runs[0], runs[1])
+        #expect(!single.stdout.isEmpty || !single.stderr.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+    }
 }

@@ -127,17 +127,30 @@ extension JSONFilter {
         return JSONFilterCondition(arguments[0], arguments: origin.arguments)
     }
 
-    /// For a program `.[] | F` (or `.[]`), `F` compiled alone (`.` for
-    /// `.[]`): what runs on each element when the input is streamed
-    /// (`jsonstream --jq`); nil for any other program.
-    package var eachElementFilter: JSONFilter? {
-        let rest: _Filter
+    /// For a program `.[] | F` (or `.[]`), or `.k1.k2[] | F` with `path`
+    /// `["k1", "k2"]`, `F` compiled alone (`.` for `.[]`): what runs on each
+    /// element when the input is streamed (`jsonstream --jq`); nil for any
+    /// other program.
+    package func eachElementFilter(at path: [String] = []) -> JSONFilter? {
+        let (iterated, rest): (_Filter, _Filter)
         switch root {
-        case .iterate(.identity): rest = .identity
-        case .pipe(.iterate(.identity), let second): rest = second
+        case .iterate(let target): (iterated, rest) = (target, .identity)
+        case .pipe(.iterate(let target), let second): (iterated, rest) = (target, second)
         default: return nil
         }
-        return compiled(rest)
+        return Self.isPath(iterated, path[...]) ? compiled(rest) : nil
+    }
+
+    /// Whether `filter` is `.` followed by exactly the keys of `path`.
+    private static func isPath(_ filter: _Filter, _ path: ArraySlice<String>) -> Bool {
+        switch filter {
+        case .identity:
+            return path.isEmpty
+        case .index(let target, .literal(.string(let key))):
+            return path.last == key && isPath(target, path.dropLast())
+        default:
+            return false
+        }
     }
 
     /// For a program whose outputs are made of member paths of its input —
