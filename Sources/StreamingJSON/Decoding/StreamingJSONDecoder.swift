@@ -167,6 +167,8 @@ public final class StreamingJSONDecoder: @unchecked Sendable {
     /// in order, with the same values and the same errors (coding paths,
     /// positions) as from one thread. An element that fails to decode, or a
     /// line that is not JSON, sends the rest of the input through one stream.
+    /// With ``allowsComments``, an input is not cut (a comment may hold
+    /// what looks like an element boundary).
     public var maxThreads: Int? {
         get { withLock { $0.maxThreads } }
         set { withLock { $0.maxThreads = newValue.map { max(1, $0) } } }

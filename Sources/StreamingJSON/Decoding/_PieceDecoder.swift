@@ -130,7 +130,8 @@ extension _DecodingOptions {
         // core and used and freed on another).
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let threads = maxThreads ?? (cores > 2 ? cores : 1)
-        let cuttable = format != .objectValues && (path.isEmpty || format != .jsonLines)
+        // The cut scan knows strings, not comments: a comment may hide a comma.
+        let cuttable = format != .objectValues && (path.isEmpty || format != .jsonLines) && !limits.allowsComments
         return threads > 1 && cuttable ? threads : nil
     }
 }
