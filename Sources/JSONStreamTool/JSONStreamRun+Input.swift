@@ -398,7 +398,9 @@ extension JSONStreamRun {
                 inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat,
                                              path: followedPath ?? options.path, followingRoots: followedPath != nil,
                                              makingEvents: makesEvents, limits: options.limits, projection: projection,
-                                             onOneThread: runsOnOneThread, beforeBlockingRead: flush)
+                                             onOneThread: runsOnOneThread, readFirst: stdinPeeked,
+                                             beforeBlockingRead: flush)
+                stdinPeeked = []
             } else {
                 inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat,
                                                  path: followedPath ?? options.path,

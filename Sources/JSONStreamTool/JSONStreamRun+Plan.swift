@@ -13,7 +13,11 @@ import StreamingJSON
 /// The plan for a `--jq` run, or nil when the input is not top-level JSON
 /// values that the filter reads one at a time (`-n`, `-s`, `-R`, `--stream`),
 /// or when every file's first value is small and another follows it.
-func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterPlan? {
+///
+/// `stdin`: standard input, when it is the only input and may be looked at
+/// (not for `--explain`). A pipe's first read is taken to see its first
+/// value, and left in `stdin.peeked` for the reader to read first.
+func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions, stdin: StdinPeek? = nil) -> JSONFilterPlan? {
     guard !options.nullInput, !options.slurp, !options.rawInput, !options.streamEvents else { return nil }
     let plan = filter.plan
     guard plan.strategy != .whole else { return plan }
@@ -29,11 +33,40 @@ func jqPlan(for filter: JSONFilter, _ options: JSONStreamOptions) -> JSONFilterP
     // where it can), faster for small values than following the plan's path
     // into each. A later large value is then held whole, as jq holds it.
     if files?.allSatisfy({ firstValue(of: $0) == .followed }) == true { return nil }
+    if let stdin, options.files.isEmpty || options.files == ["-"], stdin.firstValue() == .followed { return nil }
     return plan
 }
 
+/// Standard input looked at before the plan is made: a regular file's
+/// first MiB is read in place; a pipe's first read (as much as it holds
+/// then, never waiting for more) is kept in `peeked`, to be read first.
+final class StdinPeek {
+    let descriptor: Int32
+    private(set) var peeked: [UInt8] = []
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    fileprivate func firstValue() -> FirstValue {
+        var info = stat()
+        if unsafe fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
+            let start = lseek(descriptor, 0, SEEK_CUR)
+            return classify(readPrefix(descriptor, at: max(0, start), count: firstValueWindow))
+        }
+        var bytes = [UInt8](repeating: 0, count: 64 << 10)
+        var got = 0
+        repeat {
+            got = unsafe bytes.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress!, $0.count) }
+        } while got < 0 && errno == EINTR
+        peeked = Array(bytes[..<max(0, got)])
+        // What one read gave: a first value that goes on past it counts as large.
+        return classify(peeked, complete: false)
+    }
+}
+
 /// How the first value of a file sits in its first MiB.
-private enum FirstValue {
+fileprivate enum FirstValue {
     /// It goes on past the first MiB.
     case large
     /// It ends there, and nothing but whitespace follows it there.
@@ -42,11 +75,22 @@ private enum FirstValue {
     case followed
 }
 
-/// The first value in `file`, from a scan of the brackets outside strings
-/// (a scalar first value counts as `alone`).
+/// The bytes of an input's start looked at for its first value.
+private let firstValueWindow = 1 << 20
+
+/// The first value in `file` (see `classify`).
 private func firstValue(of file: String) -> FirstValue {
-    let window = 1 << 20
-    guard let bytes = readPrefix(file, count: window) else { return .alone }
+    let fd = unsafe open(file, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return .alone }
+    defer { close(fd) }
+    return classify(readPrefix(fd, at: 0, count: firstValueWindow))
+}
+
+/// The first value in `bytes`, an input's start, from a scan of the
+/// brackets outside strings (a scalar first value counts as `alone`);
+/// `complete`: `bytes` is all of the input's start that there is, up to
+/// the window.
+private func classify(_ bytes: [UInt8], complete: Bool = true) -> FirstValue {
     var depth = 0, inString = false, escaped = false
     for (index, byte) in bytes.enumerated() {
         if inString {
@@ -68,18 +112,17 @@ private func firstValue(of file: String) -> FirstValue {
         default: if depth == 0 { return .alone }
         }
     }
-    return bytes.count == window && depth > 0 ? .large : .alone
+    return (bytes.count == firstValueWindow || !complete) && depth > 0 ? .large : .alone
 }
 
-/// Up to `count` bytes from the start of `file`.
-private func readPrefix(_ file: String, count: Int) -> [UInt8]? {
-    let fd = unsafe open(file, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
+/// Up to `count` bytes of `fd` from `offset`, which stays where it is.
+private func readPrefix(_ fd: Int32, at offset: off_t, count: Int) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
-        let got = unsafe bytes.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress! + filled, count - filled) }
+        let got = unsafe bytes.withUnsafeMutableBytes {
+            unsafe pread(fd, $0.baseAddress! + filled, count - filled, offset + off_t(filled))
+        }
         if got < 0 && errno == EINTR { continue }
         if got <= 0 { break }
         filled += got

@@ -63,13 +63,15 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
     case .compiled(let compiled, let arguments): (filter, programArguments) = (compiled, arguments)
     case .failed(let status): return status
     }
-    let plan = options.jqMode ? jqPlan(for: filter, options) : nil
+    let stdin = options.explain ? nil : StdinPeek(descriptor: streams.input)
+    let plan = options.jqMode ? jqPlan(for: filter, options, stdin: stdin) : nil
     if options.explain {
         for line in explanation(of: plan, filter: filter, options) { diagnostics.print(line) }
         return .success
     }
     let run = JSONStreamRun(options: options, filter: filter, streams: streams, diagnostics: diagnostics)
     run.context.namedArguments = programArguments
+    run.stdinPeeked = stdin?.peeked ?? []
     if let plan, plan.strategy != .whole {
         run.plan = plan
         run.followedPath = plan.path
@@ -313,6 +315,9 @@ final class JSONStreamRun {
 
     // What the exit status will say.
     var inputUnreadable = false
+    /// Standard input's first bytes, read to make the plan (`StdinPeek`):
+    /// its reader reads them first.
+    var stdinPeeked: [UInt8] = []
     var inputFailed = false
     var runtimeFailed = false
     /// The element-wise hint has been given.

@@ -128,4 +128,20 @@ struct JQModeTests {
         #expect(mixed.stderr.contains("Expected an array or object at path .a but found a number"), "\(mixed.stderr)")
         #expect(mixed.stderr.contains("No array or object at path .a: the key is missing"), "\(mixed.stderr)")
     }
+
+    @Test("JSON Lines on standard input, first read looked at for the plan: every value, in order")
+    func stdinPeekedFirst() async throws {
+        // A real pipe, fed more than it holds: the first read is part of it,
+        // the rest follows. (Less output than a pipe holds: nothing blocks.)
+        let lines = (0..<4_000).map { "{\"id\": \($0), \"s\": \"x\\u00e9\"}" }.joined(separator: "\n") + "\n"
+        let live = try LiveRun(["--jq", "-c", ".id"])
+        #expect(try await live.write(lines))
+        live.closeInput()
+        var output: [String] = []
+        while let line = try await live.readLine() { output.append(line) }
+        let (status, stderr) = try await live.finish()
+        #expect(output == (0..<4_000).map(String.init))
+        #expect(status == 0 && stderr.isEmpty, "\(stderr)")
+    }
 }
+

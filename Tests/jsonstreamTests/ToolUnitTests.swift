@@ -168,4 +168,24 @@ struct ToolUnitTests {
         #expect(SplitFiles.fileName(prefix: "out/part-", index: 0) == "out/part-00000.jsonl")
         #expect(SplitFiles.fileName(prefix: "p", index: 123_456) == "p123456.jsonl")
     }
+
+    @Test("--jq on standard input of many small values drops the plan; the first read is kept to read first")
+    func stdinPeek() throws {
+        let filter = try JSONFilter(".")
+        var options = JSONStreamOptions()
+        options.jqMode = true
+        for (text, dropsPlan) in [("{\"a\": 1}\n{\"a\": 2}\n", true), ("{\"a\": [1, 2, 3]}\n", false),
+                                  ("{\"a\": [1, 2,", false), ("", false)] {
+            var ends: [Int32] = [0, 0]
+            #expect(unsafe pipe(&ends) == 0)
+            let bytes = Array(text.utf8)
+            #expect(unsafe write(ends[1], bytes, bytes.count) == bytes.count)
+            close(ends[1])
+            let peek = StdinPeek(descriptor: ends[0])
+            #expect((jqPlan(for: filter, options, stdin: peek) == nil) == dropsPlan, "\(text)")
+            #expect(peek.peeked == bytes)
+            close(ends[0])
+        }
+    }
 }
+

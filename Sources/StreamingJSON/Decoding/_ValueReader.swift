@@ -105,14 +105,17 @@ import Foundation
 
     /// Reads an open descriptor (stdin, a pipe), which the reader does not close.
     ///
+    /// `readFirst`: bytes already read from the descriptor, read before it.
     /// `beforeBlockingRead` runs before a read that would wait for more input
     /// (never for a regular file): the moment to flush buffered output, so
     /// that what was computed so far is not held back while waiting.
     package convenience init(descriptor: Int32, format: JSONStreamFormat, path keyPath: [String],
                              followingRoots: Bool = false, makingEvents: Bool = false,
                              limits: _ParserLimits = _ParserLimits(), projection: _Projection? = nil,
-                             onOneThread: Bool = false, beforeBlockingRead: (() -> Void)? = nil) {
+                             onOneThread: Bool = false, readFirst: [UInt8] = [],
+                             beforeBlockingRead: (() -> Void)? = nil) {
         let source = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
+        source.readFirst = readFirst
         let mode: _StreamMode? = makingEvents ? .events : followingRoots ? .roots : format.streamMode(path: keyPath)
         self.init(source: source, mode: mode, path: makingEvents ? [] : keyPath,
                   limits: limits, projection: projection, onOneThread: onOneThread)
@@ -397,6 +400,9 @@ final class _ReaderSource: _ByteSource {
     private var beforeBlockingRead: (() -> Void)?
     /// Whether a compressed input is decompressed on a thread of its own.
     var readsAhead = true
+    /// Bytes read from the descriptor before, to be read again first.
+    var readFirst: [UInt8] = []
+    private var readFirstOffset = 0
 
     var prefersReadAhead: Bool { readsAhead }
 
@@ -458,6 +464,12 @@ final class _ReaderSource: _ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if readFirstOffset < readFirst.count {
+            let count = min(buffer.count, readFirst.count - readFirstOffset)
+            unsafe buffer.copyBytes(from: readFirst[readFirstOffset..<(readFirstOffset + count)])
+            readFirstOffset += count
+            return count
+        }
         if let beforeBlockingRead {
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             if unsafe poll(&request, 1, 0) == 0 { beforeBlockingRead() }
