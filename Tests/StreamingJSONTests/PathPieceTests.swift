@@ -68,6 +68,19 @@ import Testing
         }
     }
 
+    @Test("A byte-order mark before the document: still cut, the mark left to the first piece's parser")
+    func byteOrderMark() throws {
+        let text = "\u{FEFF}" + #"{"items": ["# + (0..<200).map(String.init).joined(separator: ", ") + "]}"
+        let splitter = _PieceSplitter(data: Data(text.utf8), format: .auto, path: ["items"], pieceSize: 64)
+        #expect(try splitter.prepare())
+        var pieces = 0
+        while try splitter.next() != nil { pieces += 1 }
+        #expect(pieces > 5)
+        let expected = Self.outcomes(Data(text.utf8), path: ["items"], threads: 1, pieceSize: 64)
+        #expect(expected.count == 200)
+        #expect(Self.outcomes(Data(text.utf8), path: ["items"], threads: 2, pieceSize: 64) == expected)
+    }
+
     @Test("JSON escapes in the frame are as short as JSON allows")
     func opening() {
         #expect(_PathLocator.opening([]) == Array("[".utf8))

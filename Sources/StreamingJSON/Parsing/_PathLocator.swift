@@ -31,8 +31,10 @@ internal import CJSONTape
     }
 
     /// Feeds the bytes of `input[fed..<count]`: `input` holds the input's
-    /// first `count` bytes, the same ones as in earlier calls.
+    /// first `count` bytes, the same ones as in earlier calls. A byte-order
+    /// mark at the start is passed over (yajl would stop at it).
     func feed(_ input: UnsafePointer<UInt8>, upTo count: Int) -> Outcome {
+        if fed == 0 && count >= 3 && (0..<3).allSatisfy({ unsafe input[$0] == _utf8BOM[$0] }) { fed = 3 }
         var consumed = 0
         let status = unsafe sj_path_locator_feed(locator, input + fed, count - fed, &consumed)
         let start = fed
