@@ -194,36 +194,50 @@ extension JSONStreamRun {
     }
 
     /// Filters `file` with `workers`, if it is a regular file of at least
-    /// two pieces that can be cut; nil (nothing read) otherwise.
+    /// two pieces that can be cut; nil (nothing read, standard input left
+    /// where it was) otherwise. Standard input counts when it is redirected
+    /// from an uncompressed regular file.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
         // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
         // at the plan's path): any other value is read whole.
         let format = plan != nil ? JSONStreamFormat.array : streamFormat
-        guard file != "-",
-              let splitter = try? _PieceSplitter(contentsOfFile: file, format: format,
-                                                 path: plan?.path ?? options.path,
-                                                 limits: options.limits, pieceSize: pieceSize),
-              let size = splitter.size, size >= UInt64(2 * pieceSize),
-              (try? splitter.prepare()) == true else { return nil }
+        let path = plan?.path ?? options.path
+        let stdinStart = file == "-" ? lseek(streams.input, 0, SEEK_CUR) : 0
+        guard let splitter = file == "-"
+                ? _PieceSplitter(descriptor: streams.input, format: format, path: path, limits: options.limits,
+                                 pieceSize: pieceSize)
+                : try? _PieceSplitter(contentsOfFile: file, format: format, path: path, limits: options.limits,
+                                      pieceSize: pieceSize),
+              let size = splitter.size, size >= UInt64(2 * pieceSize) else { return nil }
+        guard (try? splitter.prepare()) == true else {
+            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
+            return nil
+        }
+        let name = file == "-" ? "<stdin>" : file
         let spares = SpareOutputs()
         var unassigned = workers.makeIterator()
         guard let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count, start: startOnLargeStack,
                                                  makeWork: {
             let worker = unassigned.next()!
-            worker.context.inputFilename = .string(file)
+            worker.context.inputFilename = .string(name)
             return { worker.process($0, output: spares.take()) }
-        }) else { return nil }
-        inputs.name = file
+        }) else {
+            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
+            return nil
+        }
+        inputs.name = name
         inputs.unitStarted = false
-        context.inputFilename = .string(file)
+        context.inputFilename = .string(name)
         let countedBefore = counters.elementsIn
         switch try filterPieces(flow, spares: spares) {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
         case .rootArrayEnded:
+            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
         case .readOn where plan != nil:
+            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.

@@ -156,11 +156,12 @@ enum InProcess {
         return try run(options)
     }
 
-    static func run(_ options: JSONStreamOptions) throws -> Result {
+    /// `input`: the descriptor standard input reads (none by default).
+    static func run(_ options: JSONStreamOptions, input: Int32 = -1) throws -> Result {
         let directory = try TemporaryDirectory()
         let out = open(directory.path("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let err = open(directory.path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let status = runJSONStream(options, streams: StandardStreams(input: -1, output: out, error: err))
+        let status = runJSONStream(options, streams: StandardStreams(input: input, output: out, error: err))
         close(out)
         close(err)
         return Result(stdout: try Data(contentsOf: URL(fileURLWithPath: directory.path("stdout"))),

@@ -141,4 +141,47 @@ struct ParallelRunTests {
         #expect(parallel.stdout == single.stdout)
         #expect(parallel.stderr == single.stderr)
     }
+
+    /// Runs `filter` on `text` as standard input redirected from a file
+    /// (from `offset` in it), on one thread then on two.
+    static func stdinRuns(_ text: String, filter: String, offset: Int = 0,
+                          adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> [InProcess.Result] {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("input.json")
+        try Data((String(repeating: " ", count: offset) + text).utf8).write(to: URL(fileURLWithPath: path))
+        return try [1, 2].map { threads in
+            var options = JSONStreamOptions()
+            options.filter = .text(filter)
+            options.threads = threads
+            options.pieceSize = 2048
+            options.stats = true
+            adjust(&options)
+            let input = open(path, O_RDONLY)
+            defer { close(input) }
+            lseek(input, off_t(offset), SEEK_SET)
+            var result = try InProcess.run(options, input: input)
+            result.stderr = result.stderr.split(separator: "\n").map {
+                $0.hasPrefix("jsonstream: stats:") ? String($0.prefix { $0 != ";" }) : String($0)
+            }.joined(separator: "\n")
+            return result
+        }
+    }
+
+    @Test("Standard input from a file is cut as the file is: the same on two threads, from any offset",
+          arguments: [false, true], [0, 3])
+    func stdinFromAFile(jq: Bool, offset: Int) throws {
+        var inputs = Self.jqInputs
+        inputs.append(Self.records(count: 3000, malformedEvery: 400, array: false))
+        for (index, input) in inputs.enumerated() {
+            let filter = jq ? (index < Self.jqInputs.count ? ".[] | {id, more: (.price + 1)}" : ".id")
+                            : "{id, more: (.price + 1)}"
+            let runs = try Self.stdinRuns(input, filter: filter, offset: offset) { $0.jqMode = jq }
+            let (single, parallel) = (runs[0], runs[1])
+            #expect(!single.stdout.isEmpty, "input \(index)")
+            #expect(parallel.stdout == single.stdout, "input \(index)")
+            #expect(parallel.stderr == single.stderr, "input \(index)")
+            #expect(parallel.status == single.status, "input \(index)")
+        }
+    }
 }
+

@@ -120,6 +120,18 @@ package struct _InputPiece: @unchecked Sendable {
         self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize)
     }
 
+    /// Cuts what an open descriptor holds from its offset on (standard input
+    /// redirected from a file), which the splitter does not close. nil when
+    /// it is not an uncompressed regular file: only such an input can be
+    /// read again from where it started.
+    package convenience init?(descriptor: Int32, format: JSONStreamFormat, path: [String] = [],
+                              limits: _ParserLimits = _ParserLimits(),
+                              pieceSize: Int = _PieceSplitter.defaultPieceSize) {
+        let reader = _ReaderSource(descriptor: descriptor, beforeBlockingRead: nil)
+        guard reader.size != nil, !reader.isCompressedFile else { return nil }
+        self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize)
+    }
+
     /// Cuts bytes in memory (tests).
     package convenience init(data: Data, format: JSONStreamFormat, path: [String] = [],
                              limits: _ParserLimits = _ParserLimits(), pieceSize: Int) {
