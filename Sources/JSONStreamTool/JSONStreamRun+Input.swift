@@ -382,11 +382,17 @@ extension JSONStreamRun {
         return false
     }
 
+    /// How messages and `input_filename` name `file`: `<stdin>` for `-`, as
+    /// jq 1.8 names it.
+    static func inputName(_ file: String) -> String {
+        file == "-" ? "<stdin>" : file
+    }
+
     /// Opens `file` (a path, or `-` for stdin) as the current input, as JSON
     /// or, with `-R`, as lines; an unreadable file is reported and skipped
     /// (jq goes on and exits 2).
     func open(_ file: String) {
-        let name = file == "-" ? "<stdin>" : file
+        let name = Self.inputName(file)
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         do {
             if options.rawInput {
@@ -415,7 +421,7 @@ extension JSONStreamRun {
         }
         inputs.name = name
         inputs.unitStarted = false
-        context.inputFilename = .string(file == "-" ? "<stdin>" : file)  // jq 1.8 names stdin so
+        context.inputFilename = .string(name)
     }
 
     /// Ends the current input file; reading goes on with the next.

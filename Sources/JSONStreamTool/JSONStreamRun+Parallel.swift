@@ -194,27 +194,33 @@ extension JSONStreamRun {
     }
 
     /// Filters `file` with `workers`, if it is a regular file of at least
-    /// two pieces that can be cut; nil (nothing read, standard input left
-    /// where it was) otherwise. Standard input counts when it is redirected
-    /// from an uncompressed regular file.
+    /// two pieces that can be cut; nil (nothing read) otherwise. Standard
+    /// input counts when it is redirected from an uncompressed regular file;
+    /// where a named file would be opened again (nil, `.readAgain`), it is
+    /// set back to where it started.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
+        guard file == "-" else { return try filterInPieces(file, workers: workers) }
+        let start = lseek(streams.input, 0, SEEK_CUR)
+        let end = try filterInPieces(file, workers: workers)
+        if case .read? = end {} else { lseek(streams.input, start, SEEK_SET) }
+        return end
+    }
+
+    /// `readInParallel`, standard input left where the pieces stopped.
+    private func filterInPieces(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
         // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
         // at the plan's path): any other value is read whole.
         let format = plan != nil ? JSONStreamFormat.array : streamFormat
         let path = plan?.path ?? options.path
-        let stdinStart = file == "-" ? lseek(streams.input, 0, SEEK_CUR) : 0
         guard let splitter = file == "-"
                 ? _PieceSplitter(descriptor: streams.input, format: format, path: path, limits: options.limits,
                                  pieceSize: pieceSize)
                 : try? _PieceSplitter(contentsOfFile: file, format: format, path: path, limits: options.limits,
                                       pieceSize: pieceSize),
-              let size = splitter.size, size >= UInt64(2 * pieceSize) else { return nil }
-        guard (try? splitter.prepare()) == true else {
-            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
-            return nil
-        }
-        let name = file == "-" ? "<stdin>" : file
+              let size = splitter.size, size >= UInt64(2 * pieceSize),
+              (try? splitter.prepare()) == true else { return nil }
+        let name = Self.inputName(file)
         let spares = SpareOutputs()
         var unassigned = workers.makeIterator()
         guard let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count, start: startOnLargeStack,
@@ -222,10 +228,7 @@ extension JSONStreamRun {
             let worker = unassigned.next()!
             worker.context.inputFilename = .string(name)
             return { worker.process($0, output: spares.take()) }
-        }) else {
-            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
-            return nil
-        }
+        }) else { return nil }
         inputs.name = name
         inputs.unitStarted = false
         context.inputFilename = .string(name)
@@ -234,10 +237,8 @@ extension JSONStreamRun {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
         case .rootArrayEnded:
-            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
         case .readOn where plan != nil:
-            if file == "-" { lseek(streams.input, stdinStart, SEEK_SET) }
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.

@@ -63,7 +63,8 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
     case .compiled(let compiled, let arguments): (filter, programArguments) = (compiled, arguments)
     case .failed(let status): return status
     }
-    let stdin = options.explain ? nil : StdinPeek(descriptor: streams.input)
+    // `--explain` reads no input.
+    let stdin = options.jqMode && !options.explain ? StdinPeek(descriptor: streams.input) : nil
     let plan = options.jqMode ? jqPlan(for: filter, options, stdin: stdin) : nil
     if options.explain {
         for line in explanation(of: plan, filter: filter, options) { diagnostics.print(line) }

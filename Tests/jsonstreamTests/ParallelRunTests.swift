@@ -32,16 +32,16 @@ struct ParallelRunTests {
         return try ([1] + threads).map { try run(path, filter: filter, threads: $0, adjust: adjust) }
     }
 
-    static func run(_ path: String, filter: String, threads: Int,
+    static func run(_ path: String?, filter: String, threads: Int, input: Int32 = -1,
                     adjust: (inout JSONStreamOptions) -> Void) throws -> InProcess.Result {
         var options = JSONStreamOptions()
         options.filter = .text(filter)
-        options.files = [path]
+        options.files = path.map { [$0] } ?? []
         options.threads = threads
         options.pieceSize = 2048
         options.stats = true
         adjust(&options)
-        var result = try InProcess.run(options)
+        var result = try InProcess.run(options, input: input)
         // The statistics line's figures of time, speed and memory differ from run to run.
         result.stderr = result.stderr.split(separator: "\n").map {
             $0.hasPrefix("jsonstream: stats:") ? String($0.prefix { $0 != ";" }) : String($0)
@@ -150,20 +150,10 @@ struct ParallelRunTests {
         let path = directory.path("input.json")
         try Data((String(repeating: " ", count: offset) + text).utf8).write(to: URL(fileURLWithPath: path))
         return try [1, 2].map { threads in
-            var options = JSONStreamOptions()
-            options.filter = .text(filter)
-            options.threads = threads
-            options.pieceSize = 2048
-            options.stats = true
-            adjust(&options)
             let input = open(path, O_RDONLY)
             defer { close(input) }
             lseek(input, off_t(offset), SEEK_SET)
-            var result = try InProcess.run(options, input: input)
-            result.stderr = result.stderr.split(separator: "\n").map {
-                $0.hasPrefix("jsonstream: stats:") ? String($0.prefix { $0 != ";" }) : String($0)
-            }.joined(separator: "\n")
-            return result
+            return try run(nil, filter: filter, threads: threads, input: input, adjust: adjust)
         }
     }
 

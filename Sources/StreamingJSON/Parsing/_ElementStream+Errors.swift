@@ -86,6 +86,11 @@ func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: 
 /// The UTF-8 byte order mark, skipped at the start of input.
 let _utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+/// Whether `bytes`, an input's first bytes, begin with the byte order mark.
+func _startsWithUTF8BOM(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.count >= 3 && (0..<3).allSatisfy { unsafe bytes[$0] == _utf8BOM[$0] }
+}
+
 @inline(__always)
 func _isJSONWhitespace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09

@@ -319,7 +319,7 @@ import Foundation
                     if more <= 0 { break }
                     count += more
                 }
-                if count >= 3 && (0..<3).allSatisfy({ unsafe buffer[$0] == _utf8BOM[$0] }) { skip = 3 }
+                if unsafe _startsWithUTF8BOM(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { skip = 3 }
             }
             if count == 0 {
                 if parser == nil { resolve(.lines) }

@@ -34,7 +34,7 @@ internal import CJSONTape
     /// first `count` bytes, the same ones as in earlier calls. A byte-order
     /// mark at the start is passed over (yajl would stop at it).
     func feed(_ input: UnsafePointer<UInt8>, upTo count: Int) -> Outcome {
-        if fed == 0 && count >= 3 && (0..<3).allSatisfy({ unsafe input[$0] == _utf8BOM[$0] }) { fed = 3 }
+        if unsafe fed == 0 && _startsWithUTF8BOM(UnsafeRawBufferPointer(start: input, count: count)) { fed = 3 }
         var consumed = 0
         let status = unsafe sj_path_locator_feed(locator, input + fed, count - fed, &consumed)
         let start = fed

@@ -279,8 +279,7 @@ package struct _InputPiece: @unchecked Sendable {
     /// with a path, once the array there is found.
     private func resolveCutting() {
         if locator != nil { return locateArray() }
-        var index = 0
-        if count >= 3 && (0..<3).allSatisfy({ unsafe storage[$0] == _utf8BOM[$0] }) { index = 3 }
+        var index = unsafe _startsWithUTF8BOM(UnsafeRawBufferPointer(rebasing: storage[0..<count])) ? 3 : 0
         while unsafe index < count && _isJSONWhitespace(storage[index]) { index += 1 }
         guard index < count else { return }
         let opensArray = unsafe storage[index] == UInt8(ascii: "[")
@@ -299,25 +298,18 @@ package struct _InputPiece: @unchecked Sendable {
         guard let locator else { return }
         let base = unsafe UnsafeRawPointer(storage.baseAddress!).assumingMemoryBound(to: UInt8.self)
         switch unsafe locator.feed(base, upTo: count) {
+        case .more where count < Self.locateLimit && !ended:
+            return
         case .found(let start):
-            self.locator = nil
             cutting = .array
             let before = unsafe UnsafeRawBufferPointer(start: base, count: start)
             scan = sj_cut_scan(depth: 1, in_string: 0, escaped: 0,
                                newlines: UInt64(unsafe before.count(where: { $0 == 0x0A })), floor: 1, closed: 0)
             scanned = start
-        case .none:
-            self.locator = nil
+        case .none, .more:
             cutting = Cutting.none
-        case .more where count >= Self.locateLimit:
-            self.locator = nil
-            cutting = Cutting.none
-        case .more:
-            if ended {
-                self.locator = nil
-                cutting = Cutting.none
-            }
         }
+        self.locator = nil
     }
 
     /// The end of the next piece in `storage` (just past its separator), if
@@ -438,12 +430,7 @@ package struct _InputPiece: @unchecked Sendable {
     /// after that are copied out already): the piece's length then.
     private func closeFrame(of buffer: inout UnsafeMutableRawBufferPointer, at end: Int) -> Int {
         guard !path.isEmpty else { return end }
-        if end + path.count > buffer.count {
-            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: end + path.count, alignment: 16)
-            unsafe larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<end]))
-            unsafe buffer.deallocate()
-            unsafe buffer = larger
-        }
+        if end + path.count > buffer.count { unsafe Self.grow(&buffer, keeping: end, to: end + path.count) }
         for index in end..<(end + path.count) { unsafe buffer[index] = UInt8(ascii: "}") }
         return end + path.count
     }
@@ -491,6 +478,15 @@ package struct _InputPiece: @unchecked Sendable {
 
     // MARK: Reading
 
+    /// Moves `buffer`'s first `count` bytes into a new buffer of `capacity`
+    /// bytes, which replaces it (the old one is freed, not pooled).
+    private static func grow(_ buffer: inout UnsafeMutableRawBufferPointer, keeping count: Int, to capacity: Int) {
+        let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+        unsafe larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        unsafe buffer.deallocate()
+        unsafe buffer = larger
+    }
+
     /// Bytes a read asks for beyond a piece's size: what follows the cut,
     /// copied into the next piece's storage, is less than this.
     private static let readSize = 64 * 1024
@@ -498,12 +494,7 @@ package struct _InputPiece: @unchecked Sendable {
     private static func capacity(_ pieceSize: Int) -> Int { pieceSize + 2 * readSize }
 
     private func readMore() throws {
-        if unsafe count == storage.count {
-            let larger = unsafe UnsafeMutableRawBufferPointer.allocate(byteCount: 2 * storage.count, alignment: 16)
-            unsafe larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: storage[0..<count]))
-            unsafe storage.deallocate()
-            unsafe storage = larger
-        }
+        if unsafe count == storage.count { unsafe Self.grow(&storage, keeping: count, to: 2 * storage.count) }
         // Up to a piece and a bit: the cut then falls in the last read's bytes.
         let wanted = max(Self.readSize, pieceSize + Self.readSize - count)
         let end = unsafe min(storage.count, count + wanted)
