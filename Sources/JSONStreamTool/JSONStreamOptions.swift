@@ -153,6 +153,10 @@ package struct JSONStreamOptions: Sendable {
     /// The size of those pieces; nil: `_PieceSplitter.defaultPieceSize`.
     /// Tests make it small, to cut small inputs into many pieces.
     package var pieceSize: Int?
+    /// How long a pipe may have nothing to read before the rest of it is
+    /// read as one stream (milliseconds); nil: the splitter's own. Tests
+    /// make it long, so that a slow test machine still cuts their pipes.
+    package var pipeIdleWait: Int32?
 
     /// Build only the members of each element that the filter reads
     /// (`JSONFilter.observedMembers`). Same output either way; tests turn it off

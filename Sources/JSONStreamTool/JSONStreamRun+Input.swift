@@ -419,6 +419,11 @@ extension JSONStreamRun {
             say("jsonstream: error: Could not open \(file): \(reason(error))")
             return
         }
+        begin(named: name)
+    }
+
+    /// Reading goes on in the input called `name` (`input_filename`).
+    func begin(named name: String) {
         inputs.name = name
         inputs.unitStarted = false
         context.inputFilename = .string(name)

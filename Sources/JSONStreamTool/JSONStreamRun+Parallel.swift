@@ -202,36 +202,29 @@ extension JSONStreamRun {
         guard file == "-" else { return try filterInPieces(file, workers: workers) }
         let start = lseek(streams.input, 0, SEEK_CUR)
         let end = try filterInPieces(file, workers: workers)
-        if case .read? = end {} else { lseek(streams.input, start, SEEK_SET) }
+        if case .read? = end {} else if start >= 0 { lseek(streams.input, start, SEEK_SET) }
         return end
     }
 
     /// `readInParallel`, standard input left where the pieces stopped.
     private func filterInPieces(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
-        // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
-        // at the plan's path): any other value is read whole.
-        let format = plan != nil ? JSONStreamFormat.array : streamFormat
-        let path = plan?.path ?? options.path
-        guard let splitter = file == "-"
-                ? _PieceSplitter(descriptor: streams.input, format: format, path: path, limits: options.limits,
-                                 pieceSize: pieceSize)
-                : try? _PieceSplitter(contentsOfFile: file, format: format, path: path, limits: options.limits,
-                                      pieceSize: pieceSize),
-              let size = splitter.size, size >= UInt64(2 * pieceSize),
-              (try? splitter.prepare()) == true else { return nil }
+        guard let splitter = makeSplitter(file, pieceSize: pieceSize) else { return nil }
+        if !splitter.waitsOnInput {
+            guard let size = splitter.size, size >= UInt64(2 * pieceSize) else { return nil }
+        }
+        let prepared = (try? splitter.prepare()) == true
         let name = Self.inputName(file)
         let spares = SpareOutputs()
         var unassigned = workers.makeIterator()
-        guard let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count, start: startOnLargeStack,
-                                                 makeWork: {
+        guard prepared, let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count,
+                                                           start: startOnLargeStack, makeWork: {
             let worker = unassigned.next()!
             worker.context.inputFilename = .string(name)
             return { worker.process($0, output: spares.take()) }
-        }) else { return nil }
-        inputs.name = name
-        inputs.unitStarted = false
-        context.inputFilename = .string(name)
+        }) else { return declined(splitter) }
+        begin(named: name)
+        counters.pieceThreads = workers.count
         let countedBefore = counters.elementsIn
         switch try filterPieces(flow, spares: spares) {
         case .ended:
@@ -240,12 +233,53 @@ extension JSONStreamRun {
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
         case .readOn where plan != nil:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
+        case .readOn(let pieces, _) where pieces.isEmpty && !splitter.hasCut:
+            return declined(splitter)
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.
-            inputs.reader = splitter.readerForTheRest(from: pieces, limits: options.limits, projection: projection,
-                                                      firstIndex: index)
+            openRest(of: splitter, named: name, from: pieces, index: index)
         }
         return .read
+    }
+
+    /// nil, for the input to be opened as one stream: a pipe is then read
+    /// on after the bytes the splitter took from it.
+    private func declined(_ splitter: _PieceSplitter) -> PiecesEnd? {
+        if splitter.waitsOnInput { stdinPeeked = splitter.unreadBytes() }
+        return nil
+    }
+
+    /// A splitter for `file`, or nil when it is not to be cut. Standard input
+    /// that is a pipe is cut only where nothing has to be read again
+    /// (`PiecesEnd.readAgain` is for `--jq '.[] | F'`).
+    private func makeSplitter(_ file: String, pieceSize: Int) -> _PieceSplitter? {
+        // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
+        // at the plan's path): any other value is read whole.
+        let format = plan != nil ? JSONStreamFormat.array : streamFormat
+        let path = plan?.path ?? options.path
+        guard file == "-" else {
+            return try? _PieceSplitter(contentsOfFile: file, format: format, path: path, limits: options.limits,
+                                       pieceSize: pieceSize)
+        }
+        if let splitter = _PieceSplitter(descriptor: streams.input, format: format, path: path,
+                                         limits: options.limits, pieceSize: pieceSize) {
+            return splitter
+        }
+        guard plan == nil else { return nil }
+        let flush = { [unowned self] in self.flushBeforeBlockingRead() }
+        let splitter = _PieceSplitter(pipe: streams.input, readFirst: stdinPeeked, format: format, path: path,
+                                      limits: options.limits, pieceSize: pieceSize, beforeBlockingRead: flush)
+        stdinPeeked = []
+        if let idleWait = options.pipeIdleWait { splitter?.idleWait = idleWait }
+        return splitter
+    }
+
+    /// The input read on as one stream by `readAll`, from `pieces` (handed
+    /// out, not read) and what the splitter holds and has not read.
+    private func openRest(of splitter: _PieceSplitter, named name: String, from pieces: [_InputPiece], index: Int) {
+        inputs.reader = splitter.readerForTheRest(from: pieces, limits: options.limits, projection: projection,
+                                                  firstIndex: index)
+        begin(named: name)
     }
 
     /// How `filterPieces` left the input.
@@ -270,6 +304,7 @@ extension JSONStreamRun {
                 handleReadProblem(.end, index: indexBase - 1, isArray: isArray)
                 return .ended
             case .result(let result):
+                counters.pieces += 1
                 isArray = result.isArray
                 if let end = try write(result, indexBase: &indexBase) { return end }
                 spares.recycle(result.output)

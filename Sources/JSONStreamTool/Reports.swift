@@ -67,6 +67,9 @@ struct RunCounters {
     var skipped = 0
     /// Bytes of the inputs finished so far (the current one's are its reader's).
     var bytesOfFinishedInputs: UInt64 = 0
+    /// Pieces filtered on worker threads (`--threads`), and how many threads.
+    var pieces = 0
+    var pieceThreads = 0
 }
 
 /// `1234567` → `1,234,567`.
@@ -111,6 +114,7 @@ func statisticsLine(_ counters: RunCounters, bytes: UInt64, seconds: Double, pea
     return "jsonstream: stats: \(grouped(counters.elementsIn)) elements in, \(grouped(counters.resultsOut)) results out, "
         + "\(grouped(counters.skipped)) skipped; \(byteSize(bytes)) in \(fixed(seconds, 2)) s (\(fixed(rate, 1)) MB/s); "
         + "peak memory \(fixed(Double(peakBytes) / 1048576, 1)) MiB"
+        + (counters.pieces > 0 ? "; \(grouped(counters.pieces)) pieces on \(counters.pieceThreads) threads" : "")
 }
 
 /// The progress line on stderr (`--progress`): bytes done of the total,

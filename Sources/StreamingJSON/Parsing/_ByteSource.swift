@@ -14,11 +14,17 @@ protocol _ByteSource {
     /// Hands over what the source runs before a read that would block, for
     /// a reader on another thread to run on the caller's thread instead.
     mutating func takeBlockingReadHook() -> (() -> Void)?
+
+    /// Whether a read would return without waiting on the system for more
+    /// than `milliseconds` (0: at once). Only a pipe or a terminal with
+    /// nothing to read yet says no.
+    mutating func isReady(within milliseconds: Int32) -> Bool
 }
 
 extension _ByteSource {
     var prefersReadAhead: Bool { false }
     mutating func takeBlockingReadHook() -> (() -> Void)? { nil }
+    mutating func isReady(within milliseconds: Int32) -> Bool { true }
 }
 
 /// Bytes already in memory, handed out one chunk at a time.
@@ -102,5 +108,37 @@ final class _FileDescriptorSource: _ByteSource {
         var info: [String: Any] = [NSFilePathErrorKey: path]
         if let posix = POSIXErrorCode(rawValue: code) { info[NSUnderlyingErrorKey] = POSIXError(posix) }
         return CocoaError(kind, userInfo: info)
+    }
+}
+
+/// Bytes in memory, then another source's.
+final class _PrefixedSource: _ByteSource {
+    private let prefix: Data
+    private var offset = 0
+    private var rest: any _ByteSource
+
+    init(prefix: Data, rest: any _ByteSource) {
+        self.prefix = prefix
+        self.rest = rest
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset == prefix.count else {
+            let count = min(buffer.count, prefix.count - offset)
+            unsafe prefix.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
+            offset += count
+            return count
+        }
+        return unsafe try rest.read(into: buffer)
+    }
+}
+
+/// A source whose every read throws `error`: what follows the bytes read
+/// before a read failed.
+struct _FailingSource: _ByteSource {
+    let error: any Error
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        throw error
     }
 }

@@ -83,7 +83,8 @@ package final class _PieceFlow<Result> {
     private func fill() {
         while !readFailed && queued.count < lookahead {
             do {
-                guard let piece = try splitter.next() else { return }
+                // A pipe with nothing to read yet: the results out come first.
+                guard let piece = try splitter.next(mayWait: queued.isEmpty) else { return }
                 queue.put(piece)
                 queued.append(piece)
             } catch {

@@ -98,6 +98,17 @@ package struct _InputPiece: @unchecked Sendable {
     private let pool = _BufferPool()
     private var ended = false
     private var finished = false
+    /// A pipe or a terminal: reads may wait for input (`next(mayWait:)`).
+    package let waitsOnInput: Bool
+    /// How long a pipe may have nothing to read while pieces are out before
+    /// their results are written (milliseconds): a producer as fast as the
+    /// workers writes again within it, and a live pipe's values wait no longer.
+    static let briefWait: Int32 = 5
+    /// The pipe buffer asked for (Linux; an unprivileged process may have 1 MiB).
+    static let pipeSize: Int32 = 1 << 20
+    /// How long a pipe may have nothing to read, no piece being out, before
+    /// the rest is left to one stream (milliseconds).
+    package var idleWait: Int32 = 100
 
     private enum Cutting {
         case array, lines, none
@@ -132,6 +143,29 @@ package struct _InputPiece: @unchecked Sendable {
         self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize)
     }
 
+    /// Cuts a pipe or a terminal (standard input) as its bytes arrive, after
+    /// `readFirst` (bytes already read from it); the splitter does not close
+    /// it. nil for a regular file (`init(descriptor:…)`).
+    ///
+    /// What it has read cannot be read again: where the input is not cut,
+    /// `readerForTheRest` reads it. `beforeBlockingRead` runs before a read
+    /// that waits (when no piece is out).
+    package convenience init?(pipe descriptor: Int32, readFirst: [UInt8], format: JSONStreamFormat,
+                              path: [String] = [], limits: _ParserLimits = _ParserLimits(),
+                              pieceSize: Int = _PieceSplitter.defaultPieceSize,
+                              beforeBlockingRead: (() -> Void)?) {
+        let reader = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
+        guard reader.size == nil else { return nil }
+        #if os(Linux)
+        // A larger pipe lets the producer write on while the results out are written.
+        // F_SETPIPE_SZ (Glibc's module leaves it out: it needs _GNU_SOURCE).
+        _ = fcntl(descriptor, 1031, Self.pipeSize)
+        #endif
+        reader.readFirst = readFirst
+        self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize,
+                  waitsOnInput: true)
+    }
+
     /// Cuts bytes in memory (tests).
     package convenience init(data: Data, format: JSONStreamFormat, path: [String] = [],
                              limits: _ParserLimits = _ParserLimits(), pieceSize: Int) {
@@ -146,8 +180,10 @@ package struct _InputPiece: @unchecked Sendable {
     }
 
     private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, path: [String],
-                 limits: _ParserLimits, pieceSize: Int) {
-        self.source = source.recognisingCompression()
+                 limits: _ParserLimits, pieceSize: Int, waitsOnInput: Bool = false) {
+        // A pipe's bytes stay as they came: `unreadBytes()` hands them back.
+        self.source = waitsOnInput ? source : source.recognisingCompression()
+        self.waitsOnInput = waitsOnInput
         self.fileSource = file
         self.format = format
         self.path = path
@@ -171,12 +207,35 @@ package struct _InputPiece: @unchecked Sendable {
     /// where one is asked for. Then nothing should be asked of the splitter.
     ///
     /// - Throws: what reading throws.
+    /// A compressed pipe is not cut (false): its decompression, not the
+    /// pipe, would say when input is ready.
     package func prepare() throws -> Bool {
-        while cutting == nil && !ended {
-            try readMore()
+        let signature = CompressedInputError.Format.signatureLength
+        while (cutting == nil || waitsOnInput && count < signature) && !ended {
+            do {
+                try readMore()
+            } catch {
+                readFailure = error
+                throw error
+            }
+            if waitsOnInput && count < signature && !ended { continue }
+            if unsafe waitsOnInput && CompressedInputError.Format.recognise(storage[0..<count]) != nil { return false }
             resolveCutting()
         }
         return cutting == .array || cutting == .lines
+    }
+
+    /// Whether a piece has been handed out.
+    package var hasCut: Bool { sequence > 0 }
+
+    /// A pipe's bytes read so far and not handed out, as they came (before
+    /// any piece; then the pipe is read on after them, in one stream).
+    package func unreadBytes() -> [UInt8] {
+        precondition(waitsOnInput && !hasCut, "only a pipe's bytes before its first piece")
+        finished = true
+        let held = unsafe Array(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
+        count = 0
+        return held + (fileSource?.takeReadFirst() ?? [])
     }
 
     /// The most a search for the array at the path reads: past it, the
@@ -189,7 +248,13 @@ package struct _InputPiece: @unchecked Sendable {
     ///   the pieces before it were complete.
     ///
     /// After `gaveUp`, nil: the rest is read by `readerForTheRest`.
-    package func next() throws -> _InputPiece? {
+    ///
+    /// A pipe with nothing to read yet: nil unless `mayWait` (pieces are out,
+    /// whose results are to be written first); when it may, and the pipe
+    /// stays idle for `idleWait`, the splitter gives up, so that one stream
+    /// hands each value on as it arrives (a live pipe) instead of waiting for
+    /// a piece to fill.
+    package func next(mayWait: Bool = true) throws -> _InputPiece? {
         guard !finished && !gaveUp else { return nil }
         while true {
             if cutting == nil { resolveCutting() }
@@ -198,6 +263,17 @@ package struct _InputPiece: @unchecked Sendable {
             if count >= Self.patience * pieceSize {
                 gaveUp = true
                 return nil
+            }
+            if waitsOnInput && !source.isReady(within: 0) {
+                guard mayWait else {
+                    // Input soon, or the results out first.
+                    if source.isReady(within: Self.briefWait) { continue }
+                    return nil
+                }
+                if !source.isReady(within: idleWait) {
+                    gaveUp = true
+                    return nil
+                }
             }
             do {
                 try readMore()
@@ -500,69 +576,5 @@ package struct _InputPiece: @unchecked Sendable {
         let end = unsafe min(storage.count, count + wanted)
         let read = unsafe try source.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[count..<end]))
         if read <= 0 { ended = true } else { count += read }
-    }
-}
-
-/// Buffers of pieces read, kept for the next pieces: a fresh buffer of a
-/// piece's size is a fresh mapping, and its first use a page fault per page.
-/// Any thread may give one back (whoever releases the last piece's `Data`).
-@safe final class _BufferPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var spare: [UnsafeMutableRawBufferPointer] = unsafe []
-    /// More than the pieces in flight: the rest are freed.
-    private static let limit = 16
-
-    deinit {
-        for unsafe buffer in unsafe spare { unsafe buffer.deallocate() }
-    }
-
-    /// A buffer of at least `capacity` bytes.
-    func take(_ capacity: Int) -> UnsafeMutableRawBufferPointer {
-        let reused = unsafe lock.withLock { () -> UnsafeMutableRawBufferPointer? in
-            guard let index = unsafe spare.lastIndex(where: { $0.count >= capacity }) else { return nil }
-            return unsafe spare.remove(at: index)
-        }
-        return unsafe reused ?? .allocate(byteCount: capacity, alignment: 16)
-    }
-
-    func give(_ buffer: UnsafeMutableRawBufferPointer) {
-        let kept = lock.withLock { () -> Bool in
-            guard unsafe spare.count < Self.limit else { return false }
-            unsafe spare.append(buffer)
-            return true
-        }
-        if !kept { unsafe buffer.deallocate() }
-    }
-}
-
-/// Bytes in memory, then another source's.
-final class _PrefixedSource: _ByteSource {
-    private let prefix: Data
-    private var offset = 0
-    private var rest: any _ByteSource
-
-    init(prefix: Data, rest: any _ByteSource) {
-        self.prefix = prefix
-        self.rest = rest
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard offset == prefix.count else {
-            let count = min(buffer.count, prefix.count - offset)
-            unsafe prefix.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<(offset + count))
-            offset += count
-            return count
-        }
-        return unsafe try rest.read(into: buffer)
-    }
-}
-
-/// A source whose every read throws `error`: what follows the bytes read
-/// before a read failed.
-struct _FailingSource: _ByteSource {
-    let error: any Error
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        throw error
     }
 }

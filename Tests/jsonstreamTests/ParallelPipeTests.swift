@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import JSONStreamTool
+import StreamingJSON
+import Testing
+
+/// Standard input that is a pipe, cut into pieces as it arrives: what one
+/// thread prints, messages, statuses and `--stats` counts included; and a
+/// live pipe's results are not held back for a piece to fill.
+@Suite("Several threads over a pipe")
+struct ParallelPipeTests {
+    /// A run over a pipe, and whether it filtered pieces on worker threads.
+    struct PipeRun {
+        let result: InProcess.Result
+        let cut: Bool
+    }
+
+    /// Runs `filter` on `text` written into a pipe that is standard input, on
+    /// one thread then on two; the writer waits whenever the pipe is full.
+    static func pipeRuns(_ text: String, filter: String,
+                         adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> [PipeRun] {
+        try pipeRuns(bytes: Array(text.utf8), filter: filter, adjust: adjust)
+    }
+
+    static func pipeRuns(bytes: [UInt8], filter: String,
+                         adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> [PipeRun] {
+        signal(SIGPIPE, SIG_IGN)  // a run that stops reading early closes the pipe on its writer
+        return try [1, 2].map { threads in
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            let (output, input) = (ends[0], ends[1])
+            let writer = Thread {
+                bytes.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = write(input, bytes.baseAddress! + offset, bytes.count - offset)
+                        if written < 0 && errno == EINTR { continue }
+                        guard written > 0 else { break }  // the run stopped reading
+                        offset += written
+                    }
+                }
+                close(input)
+            }
+            writer.start()
+            defer { close(output) }
+            var options = JSONStreamOptions()
+            options.filter = .text(filter)
+            options.threads = threads
+            options.pieceSize = 2048
+            options.stats = true
+            // However slow the machine, the writer is never taken for a live pipe.
+            options.pipeIdleWait = 600_000
+            adjust(&options)
+            var result = try InProcess.run(options, input: output)
+            let cut = result.stderr.contains(" pieces on \(threads) threads")
+            result.stderr = ParallelRunTests.withoutTimings(result.stderr)
+            return PipeRun(result: result, cut: cut)
+        }
+    }
+
+    /// Arrays and JSON Lines, with runtime errors, malformed lines,
+    /// truncation, an element too long to cut around, values after an
+    /// array; and whether two threads filter pieces of them (not of lines
+    /// of arrays, which `jsonstream` takes for one array followed by junk).
+    static let inputs: [(text: String, isCut: Bool)] =
+        ParallelRunTests.jqInputs.map { ($0, !$0.hasPrefix("[{\"id\": 0, \"name\": \"n0\"")) } + [
+            (ParallelRunTests.records(count: 3000, malformedEvery: 400, array: false), true),
+            (ParallelRunTests.records(count: 3000, malformedEvery: nil, array: false), true),
+        ]
+
+    @Test("A pipe is cut as a file is: the same output, messages and status on two threads",
+          arguments: 0..<inputs.count)
+    func sameAsOneThread(input: Int) throws {
+        let runs = try Self.pipeRuns(Self.inputs[input].text, filter: "{id, more: (.price + 1)}")
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(!single.stdout.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+        #expect(runs[1].cut == Self.inputs[input].isCut)
+        #expect(!runs[0].cut)
+    }
+
+    @Test("--path over a pipe: the same on two threads, whether the array there is cut or not",
+          arguments: 0..<ParallelPathTests.documents.count)
+    func keyPath(document: Int) throws {
+        let (path, text) = ParallelPathTests.documents[document]
+        let runs = try Self.pipeRuns(text, filter: "{id, more: (.price + 1)}") { $0.path = path }
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(!single.stdout.isEmpty || !single.stderr.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+    }
+
+    @Test("--jq over a pipe: JSON Lines are cut; '.[] | F', which may read the input again, is not")
+    func jqMode() throws {
+        let lines = ParallelRunTests.records(count: 3000, malformedEvery: 400, array: false)
+        let array = ParallelRunTests.jqInputs[1]
+        for (text, filter, cut) in [(lines, ".id", true), (array, ".[] | {id, more: (.price + 1)}", false)] {
+            let runs = try Self.pipeRuns(text, filter: filter) { $0.jqMode = true }
+            let (single, parallel) = (runs[0].result, runs[1].result)
+            #expect(!single.stdout.isEmpty)
+            #expect(parallel.stdout == single.stdout)
+            #expect(parallel.stderr == single.stderr)
+            #expect(parallel.status == single.status)
+            #expect(runs[1].cut == cut)
+        }
+    }
+
+    @Test("A compressed pipe is read as one stream, all of it")
+    func compressed() throws {
+        let archive = try Data(contentsOf: URL(fileURLWithPath: CompressedInputToolTests.archive("records.json.gz")))
+        let runs = try Self.pipeRuns(bytes: Array(archive), filter: ".id")
+        #expect(!runs[0].result.stdout.isEmpty)
+        #expect(runs[1].result.stdout == runs[0].result.stdout)
+        #expect(runs[1].result.stderr == runs[0].result.stderr)
+        #expect(!runs[1].cut)
+    }
+
+    @Test("A pipe shorter than a piece: all of it, as one thread gives it")
+    func shortInput() throws {
+        let runs = try Self.pipeRuns("[1, 2,\n 3]\n", filter: ". * 2")
+        #expect(String(decoding: runs[1].result.stdout, as: UTF8.self) == "2\n4\n6\n")
+        #expect(runs[1].result.stderr == runs[0].result.stderr)
+    }
+
+    @Test("A live pipe: a burst's results come out while the pipe stays open, then each value as it arrives")
+    func liveAfterABurst() async throws {
+        let live = try LiveRun(["--stats", "-c", ".id"])
+        // Several pieces' worth at once (pieces are 512 KiB), then nothing.
+        let burst = 12_000
+        #expect(try await live.write((0..<burst).map(PipeTests.record).joined()))
+        for index in 0..<burst {
+            let line = try await live.readLine(timeout: 60)
+            guard line == String(index) else {
+                Issue.record("result \(index): \(line ?? "end of output")")
+                return
+            }
+        }
+        #expect(try await live.write(PipeTests.record(-1)))
+        #expect(try await live.readLine(timeout: 60) == "-1")
+        live.closeInput()
+        #expect(try await live.readLine() == nil)
+        let (status, stderr) = try await live.finish()
+        #expect(status == 0)
+        if ProcessInfo.processInfo.activeProcessorCount > 1 {
+            #expect(stderr.contains(" pieces on "), "\(stderr)")
+        }
+    }
+}
