@@ -213,7 +213,10 @@ extension JSONStreamRun {
         if !splitter.waitsOnInput {
             guard let size = splitter.size, size >= UInt64(2 * pieceSize) else { return nil }
         }
+        // A pipe too short for two pieces, or idle before one, is read as one
+        // stream without starting a thread.
         let prepared = (try? splitter.prepare()) == true
+            && (!splitter.waitsOnInput || (try? splitter.holdsAPiece()) == true)
         let name = Self.inputName(file)
         let spares = SpareOutputs()
         var unassigned = workers.makeIterator()

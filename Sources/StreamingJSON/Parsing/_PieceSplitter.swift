@@ -256,24 +256,53 @@ package struct _InputPiece: @unchecked Sendable {
     /// a piece to fill.
     package func next(mayWait: Bool = true) throws -> _InputPiece? {
         guard !finished && !gaveUp else { return nil }
+        if let cut = firstCut {
+            firstCut = nil
+            return makePiece(upTo: cut)
+        }
+        switch try readToCut(mayWait: mayWait) {
+        case .cut(let cut): return makePiece(upTo: cut)
+        case .ended: return makeLastPiece()
+        case .stuck:
+            gaveUp = true
+            return nil
+        case .waiting: return nil
+        }
+    }
+
+    /// For a pipe, before any thread is started: reads until the first piece
+    /// can be cut (true; `next` then cuts it), or until the input ends,
+    /// waits or has no cut in reach (false: one stream is to read it all).
+    package func holdsAPiece() throws -> Bool {
+        guard !finished && !gaveUp, case .cut(let cut) = try readToCut(mayWait: true) else { return false }
+        firstCut = cut
+        return true
+    }
+
+    /// Where `readToCut` stopped.
+    private enum ReadProgress {
+        case cut(Int)
+        case ended
+        /// No cut in `patience` pieces' worth, or an idle pipe.
+        case stuck
+        /// A pipe with nothing to read yet, and not `mayWait`.
+        case waiting
+    }
+
+    /// Reads until the next cut (the end of the next piece in `storage`).
+    private func readToCut(mayWait: Bool) throws -> ReadProgress {
         while true {
             if cutting == nil { resolveCutting() }
-            if let cut = findCut() { return makePiece(upTo: cut) }
-            if ended { return makeLastPiece() }
-            if count >= Self.patience * pieceSize {
-                gaveUp = true
-                return nil
-            }
+            if let cut = findCut() { return .cut(cut) }
+            if ended { return .ended }
+            if count >= Self.patience * pieceSize { return .stuck }
             if waitsOnInput && !source.isReady(within: 0) {
                 guard mayWait else {
                     // Input soon, or the results out first.
                     if source.isReady(within: Self.briefWait) { continue }
-                    return nil
+                    return .waiting
                 }
-                if !source.isReady(within: idleWait) {
-                    gaveUp = true
-                    return nil
-                }
+                if !source.isReady(within: idleWait) { return .stuck }
             }
             do {
                 try readMore()
@@ -283,6 +312,9 @@ package struct _InputPiece: @unchecked Sendable {
             }
         }
     }
+
+    /// A cut found by `holdsAPiece`, not made yet.
+    private var firstCut: Int?
 
     /// What reading threw: the rest (`rest(from:)`) ends with it, after the
     /// bytes read before it.
@@ -442,37 +474,7 @@ package struct _InputPiece: @unchecked Sendable {
         var before = cut - 2
         while unsafe before >= 0 && _isJSONWhitespace(storage[before]) { before -= 1 }
         guard before >= 0, after < count else { return false }
-        return unsafe endsValue(at: before) && Self.beginsValue(storage[after])
-    }
-
-    private func endsValue(at index: Int) -> Bool {
-        let byte = unsafe storage[index]
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "e"):
-            return hasLiteral("true", endingAt: index) || hasLiteral("false", endingAt: index)
-        case UInt8(ascii: "l"):
-            return hasLiteral("null", endingAt: index)
-        default:
-            return false
-        }
-    }
-
-    private func hasLiteral(_ literal: StaticString, endingAt index: Int) -> Bool {
-        let length = literal.utf8CodeUnitCount
-        guard index + 1 >= length else { return false }
-        return (0..<length).allSatisfy { unsafe storage[index + 1 - length + $0] == literal.utf8Start[$0] }
-    }
-
-    private static func beginsValue(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "-"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            return true
-        default:
-            return false
-        }
+        return unsafe Self.endsValue(UnsafeRawBufferPointer(storage), at: before) && Self.beginsValue(storage[after])
     }
 
     // MARK: Pieces
