@@ -191,6 +191,12 @@ extension JSONStreamRun {
         /// element too long to cut around) or passed over (after a runtime
         /// error, or with values after the array).
         case readAgain(skipping: Int, runsRest: Bool)
+        /// `.readAgain` for a pipe, which cannot be: `inputs.reader` reads on
+        /// from the pieces, the root array (or document) starting at the
+        /// first piece not filtered (`runsRest`) or at the one whose error
+        /// ended the array (to be passed over), whose first `skipping`
+        /// elements were counted.
+        case readOn(skipping: Int, runsRest: Bool)
     }
 
     /// Filters `file` with `workers`, if it is a regular file of at least
@@ -229,20 +235,34 @@ extension JSONStreamRun {
         begin(named: name)
         counters.pieceThreads = workers.count
         let countedBefore = counters.elementsIn
+        flow.keepsLastTaken = splitter.waitsOnInput && plan != nil
         switch try filterPieces(flow, spares: spares) {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
+        case .rootArrayEnded(let valuesInLastPiece) where splitter.waitsOnInput:
+            openRootsRest(of: splitter, named: name, from: flow.piecesFromLastTaken())
+            return .readOn(skipping: valuesInLastPiece, runsRest: false)
         case .rootArrayEnded:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
-        case .readOn where plan != nil:
-            return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
         case .readOn(let pieces, _) where pieces.isEmpty && !splitter.hasCut:
             return declined(splitter)
+        case .readOn(let pieces, _) where plan != nil && splitter.waitsOnInput:
+            openRootsRest(of: splitter, named: name, from: pieces)
+            return .readOn(skipping: 0, runsRest: true)
+        case .readOn where plan != nil:
+            return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.
             openRest(of: splitter, named: name, from: pieces, index: index)
         }
         return .read
+    }
+
+    /// `--jq`: the input read on as one stream following roots, from `pieces`.
+    private func openRootsRest(of splitter: _PieceSplitter, named name: String, from pieces: [_InputPiece]) {
+        inputs.reader = splitter.rootsReaderForTheRest(from: pieces, path: followedPath ?? [], limits: options.limits,
+                                                       projection: projection)
+        begin(named: name)
     }
 
     /// nil, for the input to be opened as one stream: a pipe is then read
@@ -252,9 +272,7 @@ extension JSONStreamRun {
         return nil
     }
 
-    /// A splitter for `file`, or nil when it is not to be cut. Standard input
-    /// that is a pipe is cut only where nothing has to be read again
-    /// (`PiecesEnd.readAgain` is for `--jq '.[] | F'`).
+    /// A splitter for `file`, or nil when it is not to be cut.
     private func makeSplitter(_ file: String, pieceSize: Int) -> _PieceSplitter? {
         // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
         // at the plan's path): any other value is read whole.
@@ -268,7 +286,6 @@ extension JSONStreamRun {
                                          limits: options.limits, pieceSize: pieceSize) {
             return splitter
         }
-        guard plan == nil else { return nil }
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
         let splitter = _PieceSplitter(pipe: streams.input, readFirst: stdinPeeked, format: format, path: path,
                                       limits: options.limits, pieceSize: pieceSize, beforeBlockingRead: flush)
@@ -292,7 +309,7 @@ extension JSONStreamRun {
         case readOn(from: [_InputPiece], index: Int)
         /// `--jq`: the root array ended before the file did: a runtime error
         /// stopped it, or more values follow it.
-        case rootArrayEnded
+        case rootArrayEnded(valuesInLastPiece: Int)
     }
 
     /// The main thread's loop: write the pieces' results in order.
@@ -333,10 +350,10 @@ extension JSONStreamRun {
                 if result.isArray && options.errorPolicy != .skip {
                     closeCurrentInput()
                     // `--jq`: the values after the array still run.
-                    return options.jqMode ? .rootArrayEnded : .ended
+                    return options.jqMode ? .rootArrayEnded(valuesInLastPiece: result.values) : .ended
                 }
             case .readProblem(.syntaxError(let error), _) where options.jqMode && error.followsTheValue:
-                return .rootArrayEnded  // more values after the root array
+                return .rootArrayEnded(valuesInLastPiece: result.values)  // more values after the root array
             case .readProblem(let problem, let index):
                 if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return .ended }
             }

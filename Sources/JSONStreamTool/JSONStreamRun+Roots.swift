@@ -34,19 +34,24 @@ extension JSONStreamRun {
             exitRule.beginUnit()
             guard let end = try readInParallel(file, workers: workers) else { return }
             inputs.pendingFiles.removeFirst()
-            if case .readAgain(let count, let runsRest) = end {
-                return try readRootArrayAgain(file, skipping: count, runsRest: runsRest, plan)
+            switch end {
+            case .readAgain(let count, let runsRest):
+                open(file)
+                return try readRootArrayOn(skipping: count, runsRest: runsRest, plan)
+            case .readOn(let count, let runsRest):
+                return try readRootArrayOn(skipping: count, runsRest: runsRest, plan)
+            case .read:
+                continue
             }
         }
     }
 
-    /// `file` opened again after its pieces: the root array's first `count`
-    /// elements, which the pieces read and counted, passed over uncounted;
-    /// then the rest of the array streamed into the filter (`runsRest`) or
-    /// passed over. The values after the array are left to `readRoots`.
-    private func readRootArrayAgain(_ file: String, skipping count: Int, runsRest: Bool,
-                                    _ plan: JSONFilterPlan) throws {
-        open(file)
+    /// The root array that `inputs.reader` reads from its start, after its
+    /// pieces: its first `count` elements, which the pieces read and
+    /// counted, passed over uncounted; then the rest of the array streamed
+    /// into the filter (`runsRest`) or passed over. The values after the
+    /// array are left to `readRoots`.
+    private func readRootArrayOn(skipping count: Int, runsRest: Bool, _ plan: JSONFilterPlan) throws {
         guard case .mark(let mark)? = try nextRootItem() else { return }
         let counted = counters.elementsIn
         inputs.reader?.buildsValues = false

@@ -93,19 +93,47 @@ struct ParallelPipeTests {
         #expect(parallel.status == single.status)
     }
 
-    @Test("--jq over a pipe: JSON Lines are cut; '.[] | F', which may read the input again, is not")
-    func jqMode() throws {
-        let lines = ParallelRunTests.records(count: 3000, malformedEvery: 400, array: false)
-        let array = ParallelRunTests.jqInputs[1]
-        for (text, filter, cut) in [(lines, ".id", true), (array, ".[] | {id, more: (.price + 1)}", false)] {
-            let runs = try Self.pipeRuns(text, filter: filter) { $0.jqMode = true }
-            let (single, parallel) = (runs[0].result, runs[1].result)
-            #expect(!single.stdout.isEmpty)
-            #expect(parallel.stdout == single.stdout)
-            #expect(parallel.stderr == single.stderr)
-            #expect(parallel.status == single.status)
-            #expect(runs[1].cut == cut)
+    @Test("--jq '.[] | F' over a pipe: cut, and read on from the pieces where a file is read again",
+          arguments: 0..<ParallelRunTests.jqInputs.count)
+    func jqEachElement(input: Int) throws {
+        let runs = try Self.pipeRuns(ParallelRunTests.jqInputs[input], filter: ".[] | {id, more: (.price + 1)}") {
+            $0.jqMode = true
         }
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(!single.stdout.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+        #expect(runs[1].cut)
+    }
+
+    @Test("--jq '.items[] | F' over a pipe, a second document after: the same on two threads",
+          arguments: 0..<ParallelPathTests.documents.count)
+    func jqAtAPath(document: Int) throws {
+        let (path, text) = ParallelPathTests.documents[document]
+        let program = "." + path.joined(separator: ".") + "[] | {id, more: (.price + 1)}"
+        let runs = try Self.pipeRuns(text + "\n{\"items\": [{\"id\": -5, \"price\": 1}]}\n", filter: program) {
+            $0.jqMode = true
+        }
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(!single.stdout.isEmpty || !single.stderr.isEmpty)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+    }
+
+    @Test("--jq over JSON Lines on a pipe: cut, the status the last value's")
+    func jqLines() throws {
+        let lines = ParallelRunTests.records(count: 3000, malformedEvery: 400, array: false)
+        let runs = try Self.pipeRuns(lines + "{\"id\": 1, \"price\": \"x\"}\n", filter: "{id, more: (.price + 1)}") {
+            $0.jqMode = true
+        }
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(single.stderr.contains("cannot be added"))
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+        #expect(runs[1].cut)
     }
 
     @Test("A compressed pipe is read as one stream, all of it")

@@ -35,6 +35,9 @@ package final class _PieceFlow<Result> {
     private let lookahead: Int
     /// Cut and queued, result not taken yet, in order.
     private var queued: [_InputPiece] = []
+    /// Kept for `piecesFromLastTaken()`: the piece whose result was taken last.
+    package var keepsLastTaken = false
+    private var lastTaken: _InputPiece?
     private var readFailed = false
 
     /// Starts `threads` workers with `start`, each running the work that
@@ -74,8 +77,17 @@ package final class _PieceFlow<Result> {
             queue.close()
             return .readOn(from: queued)
         }
-        queued.removeFirst()
+        let taken = queued.removeFirst()
+        if keepsLastTaken { lastTaken = taken }
         return .result(result)
+    }
+
+    /// Stops the workers; the piece whose result was taken last (with
+    /// `keepsLastTaken`), then those cut after it, for one stream to read
+    /// on from (`_PieceSplitter.rest(from:)`).
+    package func piecesFromLastTaken() -> [_InputPiece] {
+        queue.close()
+        return (lastTaken.map { [$0] } ?? []) + queued
     }
 
     /// Cuts and queues pieces until `lookahead` are out or the input ends.

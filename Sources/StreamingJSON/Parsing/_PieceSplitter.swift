@@ -348,6 +348,17 @@ package struct _InputPiece: @unchecked Sendable {
                             projection: projection, firstIndex: firstIndex)
     }
 
+    /// A reader for the rest of the input as `readerForTheRest`'s, but
+    /// following roots along `path` (`--jq`): from array pieces, it reads
+    /// the root (or the document at the path) as a value that starts at the
+    /// first piece, whose opening bracket stands for the comma it was cut at.
+    package func rootsReaderForTheRest(from pieces: [_InputPiece], path: [String], limits: _ParserLimits,
+                                       projection: _Projection?) -> _ValueReader {
+        let (source, _, origin) = rest(from: pieces)
+        return _ValueReader(source: source, mode: .roots, path: path, origin: origin, limits: limits,
+                            projection: projection, firstIndex: 0)
+    }
+
     /// `readerForTheRest`'s input: the bytes, the mode to read them in and
     /// where they start.
     func rest(from pieces: [_InputPiece]) -> (source: any _ByteSource, mode: _StreamMode?, origin: _InputOrigin) {
