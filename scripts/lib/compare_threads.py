@@ -88,31 +88,29 @@ def main():
     load = os.getloadavg()[0]
     print("%d cores; %d runs, interleaved; medians; load average (1 min) %.2f at the end" % (cores, args.runs, load))
     print()
-    print("| input | filter | --threads 1 | all cores | speed-up | x json_verify's speed | same output |")
-    print("|---|---|---:|---:|---:|---:|---|")
-    for name, path, _ in inputs:
-        verify = statistics.median(seconds[(name, "verify")])
-        for flt in FILTERS:
-            one = statistics.median(seconds[(name, flt, 1)])
-            every = statistics.median(seconds[(name, flt, cores)])
-            same = "yes" if same_output(args.jsonstream, flt, path, args.scratch) else "NO"
-            print("| %s | `%s` | %.2f s | %.2f s | %.2fx | %.2fx | %s |" % (
-                name, flt.replace("|", "\\|"), one, every, one / every, verify / every, same))
-        print("| %s | json_verify | %.2f s | | | 1.00x | |" % (name, verify))
+    print_table(inputs, FILTERS, seconds, (), cores,
+                lambda flt, path: same_output(args.jsonstream, flt, path, args.scratch), with_verify=True)
     print()
     print("Through a pipe, `cat FILE | jsonstream -c F` (same output: as `jsonstream F FILE`'s):")
     print()
+    print_table(inputs, PIPE_FILTERS, seconds, ("pipe",), cores,
+                lambda flt, path: same_through_a_pipe(args.jsonstream, flt, path, args.scratch), with_verify=False)
+
+
+def print_table(inputs, filters, seconds, kind, cores, same_output_of, with_verify):
+    """One Markdown table: each filter on one thread and on every core, medians."""
     print("| input | filter | --threads 1 | all cores | speed-up | x json_verify's speed | same output |")
     print("|---|---|---:|---:|---:|---:|---|")
     for name, path, _ in inputs:
         verify = statistics.median(seconds[(name, "verify")])
-        for flt in PIPE_FILTERS:
-            one = statistics.median(seconds[(name, "pipe", flt, 1)])
-            every = statistics.median(seconds[(name, "pipe", flt, cores)])
-            same = "yes" if same_through_a_pipe(args.jsonstream, flt, path, args.scratch) else "NO"
+        for flt in filters:
+            one = statistics.median(seconds[(name,) + kind + (flt, 1)])
+            every = statistics.median(seconds[(name,) + kind + (flt, cores)])
+            same = "yes" if same_output_of(flt, path) else "NO"
             print("| %s | `%s` | %.2f s | %.2f s | %.2fx | %.2fx | %s |" % (
                 name, flt.replace("|", "\\|"), one, every, one / every, verify / every, same))
-
+        if with_verify:
+            print("| %s | json_verify | %.2f s | | | 1.00x | |" % (name, verify))
 
 if __name__ == "__main__":
     main()
