@@ -203,7 +203,9 @@ extension JSONStreamRun {
     /// two pieces that can be cut; nil (nothing read) otherwise. Standard
     /// input counts when it is redirected from an uncompressed regular file;
     /// where a named file would be opened again (nil, `.readAgain`), it is
-    /// set back to where it started.
+    /// set back to where it started. A pipe on standard input is cut while it
+    /// holds a piece and more; on nil, the bytes taken from it are left in
+    /// `stdinPeeked`, to be read first.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         guard file == "-" else { return try filterInPieces(file, workers: workers) }
         let start = lseek(streams.input, 0, SEEK_CUR)

@@ -147,9 +147,10 @@ package struct _InputPiece: @unchecked Sendable {
     /// `readFirst` (bytes already read from it); the splitter does not close
     /// it. nil for a regular file (`init(descriptor:…)`).
     ///
-    /// What it has read cannot be read again: where the input is not cut,
-    /// `readerForTheRest` reads it. `beforeBlockingRead` runs before a read
-    /// that waits (when no piece is out).
+    /// What it has read cannot be read again: before its first piece,
+    /// `unreadBytes()` hands it back; after, `readerForTheRest` reads on.
+    /// `beforeBlockingRead` runs before a read that waits (when no piece is
+    /// out).
     package convenience init?(pipe descriptor: Int32, readFirst: [UInt8], format: JSONStreamFormat,
                               path: [String] = [], limits: _ParserLimits = _ParserLimits(),
                               pieceSize: Int = _PieceSplitter.defaultPieceSize,
@@ -205,10 +206,10 @@ package struct _InputPiece: @unchecked Sendable {
     /// Reads up to the input's first value; whether the input can be cut:
     /// false for an input with no value, or a root other than an array
     /// where one is asked for. Then nothing should be asked of the splitter.
-    ///
-    /// - Throws: what reading throws.
     /// A compressed pipe is not cut (false): its decompression, not the
     /// pipe, would say when input is ready.
+    ///
+    /// - Throws: what reading throws.
     package func prepare() throws -> Bool {
         let signature = CompressedInputError.Format.signatureLength
         while (cutting == nil || waitsOnInput && count < signature) && !ended {
