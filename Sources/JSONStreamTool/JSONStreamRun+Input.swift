@@ -160,6 +160,14 @@ extension JSONStreamRun {
     /// How `program` makes each element's results (`filter`'s, or `F` of
     /// `--jq '.[] | F'`).
     func elementOutput(of program: JSONFilter) -> ElementOutput {
+        // `--count`: the element passed whole, or selected, is only counted.
+        if formatter.countsOnly && !options.rawInput && !makesEvents && split == nil && options.limit == nil {
+            if program.isIdentity { return .copied }
+            if projection == nil, program.selectionMembers != nil {
+                return .selected(Selection((try? program.independentCopy()) ?? program))
+            }
+            return .filtered
+        }
         // Results written from the tape: plain JSON (no raw strings, colours
         // or sorted keys), no file splitting or limit, values from a reader.
         guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)

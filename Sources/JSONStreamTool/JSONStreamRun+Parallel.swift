@@ -177,7 +177,7 @@ extension JSONStreamRun {
             && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
             && streamIdiom == nil && slurpPlan == nil
             && split == nil && options.limit == nil && !options.exitStatus && !sink.flushesEachResult
-            && formatter.writesEachResultAlone && !readsFurtherInputs && filter.isElementLocal
+            && formatter.joinsResultsMadeApart && !readsFurtherInputs && filter.isElementLocal
     }
 
     /// How a file filtered in pieces ended.
@@ -341,6 +341,7 @@ extension JSONStreamRun {
     private func write(_ result: PieceResult, indexBase: inout Int) throws -> PiecesOutcome? {
         counters.elementsIn += result.values
         counters.resultsOut += result.results
+        formatter.addResultsMadeApart(result.results)
         var done = 0
         for (offset, event) in result.events {
             try writeOutput(result.output[done..<offset])

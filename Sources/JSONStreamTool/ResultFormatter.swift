@@ -148,11 +148,19 @@ struct ResultFormatter {
         reader.writeLastElement(with: writer, level: 1, into: &bytes)
     }
 
-    /// Whether each result's bytes depend on that result alone (no array
-    /// around them, no table, no count): results made apart can be joined.
-    var writesEachResultAlone: Bool {
-        if case .values = kind { return true }
-        return false
+    /// Whether results made apart can be joined: each one's bytes depend on
+    /// that result alone (no array around them, no table), or only their
+    /// number counts (`--count`, with `addResultsMadeApart`).
+    var joinsResultsMadeApart: Bool {
+        switch kind {
+        case .values, .count: true
+        case .array, .table: false
+        }
+    }
+
+    /// Results made and written apart (a piece's), counted as if appended here.
+    mutating func addResultsMadeApart(_ count: Int) {
+        resultCount += count
     }
 
     /// The output `layout` makes of the value `reader` returned last,
@@ -175,8 +183,18 @@ struct ResultFormatter {
         return isFalseOrNull
     }
 
+    /// Whether nothing is written per result (`--count`).
+    var countsOnly: Bool {
+        if case .count = kind { return true }
+        return false
+    }
+
     /// The value `reader` returned last, written from its tape as one result.
     mutating func append(from reader: _ValueReader, into bytes: inout [UInt8]) {
+        if countsOnly {
+            resultCount += 1
+            return
+        }
         if seq { bytes.append(0x1E) }
         reader.writeLastElement(with: writer, level: 0, into: &bytes)
         if let terminator { bytes.append(terminator) }

@@ -136,6 +136,18 @@ struct ParallelPipeTests {
         #expect(runs[1].cut)
     }
 
+    @Test("--count on two threads: the results counted over the pieces, as one thread counts them",
+          arguments: ["select(.id % 3 == 0) | .price + 1", "select(.id % 3 == 0)", "."], 0..<inputs.count)
+    func count(filter: String, input: Int) throws {
+        let runs = try Self.pipeRuns(Self.inputs[input].text, filter: filter) { $0.count = true }
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(Int(String(decoding: single.stdout, as: UTF8.self).dropLast()) ?? 0 > 0)
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+        #expect(runs[1].cut == Self.inputs[input].isCut)
+    }
+
     @Test("A compressed pipe is read as one stream, all of it")
     func compressed() throws {
         let archive = try Data(contentsOf: URL(fileURLWithPath: CompressedInputToolTests.archive("records.json.gz")))
