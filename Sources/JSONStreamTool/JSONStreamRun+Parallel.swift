@@ -237,10 +237,15 @@ extension JSONStreamRun {
         begin(named: name)
         counters.pieceThreads = workers.count
         let countedBefore = counters.elementsIn
-        flow.keepsLastTaken = splitter.waitsOnInput && plan != nil
+        flow.keepsLastTaken = followedPath != nil
         switch try filterPieces(flow, spares: spares) {
         case .ended:
             counters.bytesOfFinishedInputs += splitter.bytesRead
+        case .rootArrayEnded(let valuesInLastPiece) where plan == nil:
+            // `--path`: the documents after the first are followed in one
+            // stream, from the last piece, whose elements are passed over.
+            openRootsRest(of: splitter, named: name, from: flow.piecesFromLastTaken())
+            passOver(valuesInLastPiece)
         case .rootArrayEnded(let valuesInLastPiece) where splitter.waitsOnInput:
             openRootsRest(of: splitter, named: name, from: flow.piecesFromLastTaken())
             return .readOn(skipping: valuesInLastPiece, runsRest: false)
@@ -253,6 +258,10 @@ extension JSONStreamRun {
             return .readOn(skipping: 0, runsRest: true)
         case .readOn where plan != nil:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
+        case .readOn(let pieces, let index) where followedPath != nil:
+            // `--path`: read on as one stream follows documents, elements numbered on.
+            openRootsRest(of: splitter, named: name, from: pieces)
+            inputs.reader?.nextTargetFirstIndex = index
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.
             openRest(of: splitter, named: name, from: pieces, index: index)
@@ -265,6 +274,22 @@ extension JSONStreamRun {
         inputs.reader = splitter.rootsReaderForTheRest(from: pieces, path: followedPath ?? [], limits: options.limits,
                                                        projection: projection)
         begin(named: name)
+    }
+
+    /// Passes over the first `count` elements of `inputs.reader`, and the
+    /// mark before them: elements the pieces filtered and counted.
+    private func passOver(_ count: Int) {
+        guard let reader = inputs.reader else { return }
+        reader.buildsValues = false
+        defer { reader.buildsValues = true }
+        var passed = 0
+        while passed < count {
+            switch reader.next() {
+            case .mark: continue
+            case .value, .member: passed += 1
+            default: return
+            }
+        }
     }
 
     /// nil, for the input to be opened as one stream: a pipe is then read
@@ -355,8 +380,10 @@ extension JSONStreamRun {
                     // `--jq`: the values after the array still run.
                     return options.jqMode ? .rootArrayEnded(valuesInLastPiece: result.values) : .ended
                 }
-            case .readProblem(.syntaxError(let error), _) where options.jqMode && error.followsTheValue:
-                return .rootArrayEnded(valuesInLastPiece: result.values)  // more values after the root array
+            case .readProblem(.syntaxError(let error), _) where (options.jqMode || followedPath != nil)
+                    && error.followsTheValue:
+                // More values after the root array; with --path, more documents to follow.
+                return .rootArrayEnded(valuesInLastPiece: result.values)
             case .readProblem(let problem, let index):
                 if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return .ended }
             }

@@ -33,13 +33,19 @@ struct ParallelPathTests {
         // A small array, then a long tail; a tail too long to hold.
         (["items"], #"{"items": [{"id": 1, "price": 2}], "tail": "# + array + "}"),
         (["items"], #"{"items": "# + array + #", "tail": ""# + String(repeating: "t", count: 20_000) + "\"}"),
+        // More documents after the first, each followed along the path.
+        (["items"], #"{"items": "# + array + "}\n[1]\n{\"x\": 3}\n{\"items\": [{\"id\": -7, \"price\": 1}]}\n"),
+        // An element too long to cut around, then more documents.
+        (["items"], #"{"items": "# + array.replacingOccurrences(of: "\"id\": 700,", with: "\"id\": 700, \"long\": [\(ParallelRunTests.longList)],")
+            + "}\n[1]\n{\"items\": [{\"id\": -7, \"price\": \"x\"}]}\n"),
         // Not an array of the right kind: read in one stream.
         (["items"], #"{"items": {"a": "# + array + "}}"),
         (["items"], array),
     ]
 
     @Test("--path: the same output, messages, status and counts on 1, 2 and 3 threads",
-          arguments: [".", "select(.id % 3 == 0)", "{id, more: (.price + 1)}"], 0..<documents.count)
+          arguments: [".", "select(.id % 3 == 0)", "{id, more: (.price + 1)}", "select(.id > 800) | .price + 1"],
+          0..<documents.count)
     func path(filter: String, document: Int) throws {
         let (path, text) = Self.documents[document]
         let runs = try ParallelRunTests.runs(text, filter: filter, threads: [2, 3]) { $0.path = path }

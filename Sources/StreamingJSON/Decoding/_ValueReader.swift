@@ -260,8 +260,8 @@ import Foundation
             // A mark is no element: the index `next()` counted for it is taken
             // back, or starts again before a target's first element.
             switch mark {
-            case .object: inTargetObject = true; index = -1
-            case .array: index = -1
+            case .object: inTargetObject = true; index = takeFirstTargetIndex() - 1
+            case .array: index = takeFirstTargetIndex() - 1
             case .end: inTargetObject = false; index -= 1
             default: index -= 1
             }
@@ -276,6 +276,15 @@ import Foundation
         guard buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
         return unsafe .member(builder.key(at: local, in: view),
                               builder.value(at: local + 1, in: view))
+    }
+
+    /// Following roots, the index of the next target's first element, when
+    /// it is not 0: a reader that reads on from a piece in the middle of it.
+    package var nextTargetFirstIndex: Int?
+
+    private func takeFirstTargetIndex() -> Int {
+        defer { nextTargetFirstIndex = nil }
+        return nextTargetFirstIndex ?? 0
     }
 
     /// Writes the element (or member's value) last returned, which may not
