@@ -67,6 +67,7 @@ final class PieceWorker: @unchecked Sendable {
         let reader = _ValueReader(piece: piece, limits: limits, projection: projection)
         if case .filtered = layout {} else { reader.buildsValues = false }
         var result = PieceResult(isArray: piece.isArray, output: output)
+        formatter.beginPiece()
         reading: while true {
             let event = reader.next()
             switch event {
@@ -366,11 +367,15 @@ extension JSONStreamRun {
     private func write(_ result: PieceResult, indexBase: inout Int) throws -> PiecesOutcome? {
         counters.elementsIn += result.values
         counters.resultsOut += result.results
-        formatter.addResultsMadeApart(result.results)
         var done = 0
+        if result.results > 0, let opening = formatter.pieceOpening {
+            try writeOutput(opening[...])
+            done = opening.count
+        }
+        formatter.addResultsMadeApart(result.results)
         for (offset, event) in result.events {
-            try writeOutput(result.output[done..<offset])
-            done = offset
+            try writeOutput(result.output[done..<max(done, offset)])
+            done = max(done, offset)
             switch event {
             case .runtimeError(let tail, let index, let line, let column):
                 elementFailed(tail, at: ElementLocation(file: inputs.name, index: indexBase + index,

@@ -97,7 +97,7 @@ struct ResultFormatter {
             }
             if let terminator { bytes.append(terminator) }
         case .array(let unit):
-            bytes.append(contentsOf: resultCount == 0 ? [UInt8(ascii: "["), 0x0A] : [UInt8(ascii: ","), 0x0A])
+            bytes.append(contentsOf: resultCount == 0 ? Self.arrayOpening : Self.arraySeparator)
             if let unit {
                 scratch.removeAll(keepingCapacity: true)
                 writer.write(value, into: &scratch)
@@ -148,14 +148,32 @@ struct ResultFormatter {
         reader.writeLastElement(with: writer, level: 1, into: &bytes)
     }
 
+    private static let arrayOpening = [UInt8(ascii: "["), 0x0A]
+    private static let arraySeparator = [UInt8(ascii: ","), 0x0A]
+
     /// Whether results made apart can be joined: each one's bytes depend on
-    /// that result alone (no array around them, no table), or only their
-    /// number counts (`--count`, with `addResultsMadeApart`).
+    /// that result alone (no table), or only their number counts
+    /// (`--count`), or, in one array, whether one came before
+    /// (`--output array`, with `pieceOpening`).
     var joinsResultsMadeApart: Bool {
         switch kind {
-        case .values, .count: true
-        case .array, .table: false
+        case .values, .count, .array: true
+        case .table: false
         }
+    }
+
+    /// A piece's results are made from a count of 0, as if they were the
+    /// first: with `--output array`, the first one opens the array.
+    mutating func beginPiece() {
+        resultCount = 0
+    }
+
+    /// What is to replace the opening bytes of a piece's results, whose
+    /// first result opened the array as if it were the first of all, when
+    /// results came before it: the separator (the same length).
+    var pieceOpening: [UInt8]? {
+        guard case .array = kind, resultCount > 0 else { return nil }
+        return Self.arraySeparator
     }
 
     /// Results made and written apart (a piece's), counted as if appended here.

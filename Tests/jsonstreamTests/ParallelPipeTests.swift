@@ -148,6 +148,20 @@ struct ParallelPipeTests {
         #expect(runs[1].cut == Self.inputs[input].isCut)
     }
 
+    @Test("--output array on two threads: one array, as one thread writes it", arguments: [nil, 2], 0..<inputs.count)
+    func outputArray(indent: Int?, input: Int) throws {
+        let runs = try Self.pipeRuns(Self.inputs[input].text, filter: "select(.id % 3 == 0) | {id, more: (.price + 1)}") {
+            $0.layout = .array
+            $0.indent = indent
+        }
+        let (single, parallel) = (runs[0].result, runs[1].result)
+        #expect(single.stdout.starts(with: Array("[\n".utf8)))
+        #expect(parallel.stdout == single.stdout)
+        #expect(parallel.stderr == single.stderr)
+        #expect(parallel.status == single.status)
+        #expect(runs[1].cut == Self.inputs[input].isCut)
+    }
+
     @Test("A compressed pipe is read as one stream, all of it")
     func compressed() throws {
         let archive = try Data(contentsOf: URL(fileURLWithPath: CompressedInputToolTests.archive("records.json.gz")))
