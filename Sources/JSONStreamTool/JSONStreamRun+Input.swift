@@ -170,7 +170,8 @@ extension JSONStreamRun {
         }
         // Results written from the tape: plain JSON (no raw strings, colours
         // or sorted keys), no file splitting or limit, values from a reader.
-        guard formatter.copiesFromTape && formatter.writesIncrementally(isObject: true)
+        guard formatter.copiesFromTape
+                && (formatter.writesIncrementally(isObject: true) || formatter.writesArrayElementsFromTape)
                 && !options.rawInput && !makesEvents && split == nil && options.limit == nil
                 && !options.rawOutput0 else { return .filtered }
         // Member paths also with raw strings (`jq -r .name`).

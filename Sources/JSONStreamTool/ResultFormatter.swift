@@ -24,6 +24,8 @@ struct ResultFormatter {
     private let seq: Bool
     private(set) var resultCount = 0
     private var scratch: [UInt8] = []
+    /// An element's members, written before they go into the array.
+    private var memberScratch: [UInt8] = []
 
     /// - Parameters:
     ///   - color: resolved (`-C`/`-M`, or whether stdout is a terminal).
@@ -97,20 +99,8 @@ struct ResultFormatter {
             }
             if let terminator { bytes.append(terminator) }
         case .array(let unit):
-            bytes.append(contentsOf: resultCount == 0 ? Self.arrayOpening : Self.arraySeparator)
-            if let unit {
-                scratch.removeAll(keepingCapacity: true)
-                writer.write(value, into: &scratch)
-                bytes.append(contentsOf: unit)
-                // Nest the element one level: indent every line it spans.
-                // Strings never hold a raw newline, so every LF is layout.
-                for byte in scratch {
-                    bytes.append(byte)
-                    if byte == 0x0A { bytes.append(contentsOf: unit) }
-                }
-            } else {
-                writer.write(value, into: &bytes)
-            }
+            let writer = self.writer
+            return appendArrayElement(unit: unit, into: &bytes) { writer.write(value, into: &$0) }
         case .table(var table):
             kind = .count  // hand the writer's buffers over instead of copying them
             defer { kind = .table(table) }
@@ -119,6 +109,32 @@ struct ResultFormatter {
             break
         }
         resultCount += 1
+    }
+
+    /// One element of the array (`--output array`): the opening bracket or a
+    /// comma, then what `write` writes at level 0, nested one level when the
+    /// elements are pretty.
+    private mutating func appendArrayElement(unit: [UInt8]?, into bytes: inout [UInt8],
+                                             write: (inout [UInt8]) -> Void) {
+        bytes.append(contentsOf: resultCount == 0 ? Self.arrayOpening : Self.arraySeparator)
+        resultCount += 1
+        guard let unit else { return write(&bytes) }
+        scratch.removeAll(keepingCapacity: true)
+        write(&scratch)
+        bytes.append(contentsOf: unit)
+        // Nest the element one level: indent every line it spans.
+        // Strings never hold a raw newline, so every LF is layout.
+        for byte in scratch {
+            bytes.append(byte)
+            if byte == 0x0A { bytes.append(contentsOf: unit) }
+        }
+    }
+
+    /// Whether elements can be written from the tape into the array
+    /// (`--output array`, `copiesFromTape`).
+    var writesArrayElementsFromTape: Bool {
+        if case .array = kind { return true }
+        return false
     }
 
     /// Whether a value can be written a member at a time (`--jq` copying a
@@ -187,6 +203,14 @@ struct ResultFormatter {
     /// `null`; nil, with nothing written, when the filter is to run on the
     /// value instead (`_ValueReader.MemberWriting.needsFilter`).
     mutating func append(members layout: _MemberLayout, from reader: _ValueReader, into bytes: inout [UInt8]) -> Bool? {
+        if case .array(let unit) = kind {
+            memberScratch.removeAll(keepingCapacity: true)
+            guard case .written(let isFalseOrNull) = reader.writeLastElementMembers(
+                layout, with: writer, level: 0, rawStrings: false, into: &memberScratch) else { return nil }
+            let element = memberScratch
+            appendArrayElement(unit: unit, into: &bytes) { $0.append(contentsOf: element) }
+            return isFalseOrNull
+        }
         let mark = bytes.count
         if seq { bytes.append(0x1E) }
         // jq prints `-r -a` strings quoted and escaped.
@@ -212,6 +236,12 @@ struct ResultFormatter {
         if countsOnly {
             resultCount += 1
             return
+        }
+        if case .array(let unit) = kind {
+            let writer = self.writer
+            return appendArrayElement(unit: unit, into: &bytes) {
+                reader.writeLastElement(with: writer, level: 0, into: &$0)
+            }
         }
         if seq { bytes.append(0x1E) }
         reader.writeLastElement(with: writer, level: 0, into: &bytes)

@@ -162,6 +162,34 @@ struct ParallelPipeTests {
         #expect(runs[1].cut == Self.inputs[input].isCut)
     }
 
+    @Test("--output array written from the tape: the lines -c writes, in one array; pretty, nested one level",
+          arguments: [".", "select(.id % 3 == 0)", ".name", "{id, name}", ".tags", "{id, more: (.price + 1)}"])
+    func outputArrayFromTheTape(filter: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("input.json")
+        try Data(ParallelRunTests.records(count: 300, malformedEvery: nil, array: false).utf8)
+            .write(to: URL(fileURLWithPath: path))
+        for threads in [1, 2] {
+            func output(_ adjust: (inout JSONStreamOptions) -> Void) throws -> String {
+                String(decoding: try ParallelRunTests.run(path, filter: filter, threads: threads, adjust: adjust).stdout,
+                       as: UTF8.self)
+            }
+            let lines = try output { $0.layout = .lines }.split(separator: "\n", omittingEmptySubsequences: false)
+            let array = try output { $0.layout = .array }
+            #expect(array == "[\n" + lines.dropLast().joined(separator: ",\n") + "\n]\n", "\(filter), \(threads)")
+            let pretty = try output { $0.indent = 2 }
+            let elements = pretty.split(separator: "\n").reduce(into: [String]()) { elements, line in
+                if line.first == " " || line == "}" || line == "]" { elements[elements.count - 1] += "\n  " + line }
+                else { elements.append("  " + line) }
+            }
+            let prettyArray = try output {
+                $0.layout = .array
+                $0.indent = 2
+            }
+            #expect(prettyArray == "[\n" + elements.joined(separator: ",\n") + "\n]\n", "\(filter), \(threads)")
+        }
+    }
+
     @Test("A compressed pipe is read as one stream, all of it")
     func compressed() throws {
         let archive = try Data(contentsOf: URL(fileURLWithPath: CompressedInputToolTests.archive("records.json.gz")))
