@@ -160,26 +160,21 @@ extension JSONStreamRun {
     /// How `program` makes each element's results (`filter`'s, or `F` of
     /// `--jq '.[] | F'`).
     func elementOutput(of program: JSONFilter) -> ElementOutput {
-        // `--count`: the element passed whole, or selected, is only counted.
-        if formatter.countsOnly && !options.rawInput && !makesEvents && split == nil && options.limit == nil {
-            if program.isIdentity { return .copied }
-            if projection == nil, program.selectionMembers != nil {
-                return .selected(Selection((try? program.independentCopy()) ?? program))
+        // Values from a reader, no file splitting or limit.
+        guard !options.rawInput && !makesEvents && split == nil && options.limit == nil else { return .filtered }
+        // `--count` writes nothing: an element passed whole, or selected, is only counted.
+        if !formatter.countsOnly {
+            // Results written from the tape: plain JSON (no raw strings, colours or sorted keys).
+            guard formatter.copiesFromTape && !options.rawOutput0
+                    && (formatter.writesIncrementally(isObject: true) || formatter.writesArrayElementsFromTape)
+            else { return .filtered }
+            // Member paths also with raw strings (`jq -r .name`).
+            if let members = program.memberProgram {
+                return .members(_MemberLayout(keys: members.keys, paths: members.paths, lengths: members.lengths),
+                                selection: members.selection.map(Selection.init))
             }
-            return .filtered
+            guard !options.rawOutput && !options.joinOutput else { return .filtered }
         }
-        // Results written from the tape: plain JSON (no raw strings, colours
-        // or sorted keys), no file splitting or limit, values from a reader.
-        guard formatter.copiesFromTape
-                && (formatter.writesIncrementally(isObject: true) || formatter.writesArrayElementsFromTape)
-                && !options.rawInput && !makesEvents && split == nil && options.limit == nil
-                && !options.rawOutput0 else { return .filtered }
-        // Member paths also with raw strings (`jq -r .name`).
-        if let members = program.memberProgram {
-            return .members(_MemberLayout(keys: members.keys, paths: members.paths, lengths: members.lengths),
-                            selection: members.selection.map(Selection.init))
-        }
-        guard !options.rawOutput && !options.joinOutput else { return .filtered }
         if program.isIdentity { return .copied }
         if projection == nil, program.selectionMembers != nil {
             return .selected(Selection((try? program.independentCopy()) ?? program))

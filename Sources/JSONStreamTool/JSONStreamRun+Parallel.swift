@@ -245,36 +245,28 @@ extension JSONStreamRun {
         case .rootArrayEnded(let valuesInLastPiece) where plan == nil:
             // `--path`: the documents after the first are followed in one
             // stream, from the last piece, whose elements are passed over.
-            openRootsRest(of: splitter, named: name, from: flow.piecesFromLastTaken())
+            openRest(of: splitter, named: name, from: flow.piecesFromLastTaken(), followingRoots: true)
             passOver(valuesInLastPiece)
         case .rootArrayEnded(let valuesInLastPiece) where splitter.waitsOnInput:
-            openRootsRest(of: splitter, named: name, from: flow.piecesFromLastTaken())
+            openRest(of: splitter, named: name, from: flow.piecesFromLastTaken(), followingRoots: true)
             return .readOn(skipping: valuesInLastPiece, runsRest: false)
         case .rootArrayEnded:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
         case .readOn(let pieces, _) where pieces.isEmpty && !splitter.hasCut:
             return declined(splitter)
         case .readOn(let pieces, _) where plan != nil && splitter.waitsOnInput:
-            openRootsRest(of: splitter, named: name, from: pieces)
+            openRest(of: splitter, named: name, from: pieces, followingRoots: true)
             return .readOn(skipping: 0, runsRest: true)
         case .readOn where plan != nil:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: true)
         case .readOn(let pieces, let index) where followedPath != nil:
             // `--path`: read on as one stream follows documents, elements numbered on.
-            openRootsRest(of: splitter, named: name, from: pieces)
-            inputs.reader?.nextTargetFirstIndex = index
+            openRest(of: splitter, named: name, from: pieces, index: index, followingRoots: true)
         case .readOn(let pieces, let index):
             // The rest is read here, as one stream, by `readAll`.
             openRest(of: splitter, named: name, from: pieces, index: index)
         }
         return .read
-    }
-
-    /// `--jq`: the input read on as one stream following roots, from `pieces`.
-    private func openRootsRest(of splitter: _PieceSplitter, named name: String, from pieces: [_InputPiece]) {
-        inputs.reader = splitter.rootsReaderForTheRest(from: pieces, path: followedPath ?? [], limits: options.limits,
-                                                       projection: projection)
-        begin(named: name)
     }
 
     /// Passes over the first `count` elements of `inputs.reader`, and the
@@ -310,23 +302,22 @@ extension JSONStreamRun {
             return try? _PieceSplitter(contentsOfFile: file, format: format, path: path, limits: options.limits,
                                        pieceSize: pieceSize)
         }
-        if let splitter = _PieceSplitter(descriptor: streams.input, format: format, path: path,
-                                         limits: options.limits, pieceSize: pieceSize) {
-            return splitter
-        }
         let flush = { [unowned self] in self.flushBeforeBlockingRead() }
-        let splitter = _PieceSplitter(pipe: streams.input, readFirst: stdinPeeked, format: format, path: path,
+        let splitter = _PieceSplitter(descriptor: streams.input, readFirst: stdinPeeked, format: format, path: path,
                                       limits: options.limits, pieceSize: pieceSize, beforeBlockingRead: flush)
         stdinPeeked = []
         if let idleWait = options.pipeIdleWait { splitter?.idleWait = idleWait }
         return splitter
     }
 
-    /// The input read on as one stream by `readAll`, from `pieces` (handed
-    /// out, not read) and what the splitter holds and has not read.
-    private func openRest(of splitter: _PieceSplitter, named name: String, from pieces: [_InputPiece], index: Int) {
+    /// The input read on as one stream, from `pieces` (handed out, not
+    /// read) and what the splitter holds and has not read; with
+    /// `followingRoots`, each document followed along the path as the run's
+    /// reader follows it (`--jq`, `--path`).
+    private func openRest(of splitter: _PieceSplitter, named name: String, from pieces: [_InputPiece],
+                          index: Int = 0, followingRoots: Bool = false) {
         inputs.reader = splitter.readerForTheRest(from: pieces, limits: options.limits, projection: projection,
-                                                  firstIndex: index)
+                                                  firstIndex: index, followingRoots: followingRoots)
         begin(named: name)
     }
 

@@ -24,8 +24,6 @@ struct ResultFormatter {
     private let seq: Bool
     private(set) var resultCount = 0
     private var scratch: [UInt8] = []
-    /// An element's members, written before they go into the array.
-    private var memberScratch: [UInt8] = []
 
     /// - Parameters:
     ///   - color: resolved (`-C`/`-M`, or whether stdout is a terminal).
@@ -100,7 +98,10 @@ struct ResultFormatter {
             if let terminator { bytes.append(terminator) }
         case .array(let unit):
             let writer = self.writer
-            return appendArrayElement(unit: unit, into: &bytes) { writer.write(value, into: &$0) }
+            return appendArrayElement(unit: unit, into: &bytes) {
+                writer.write(value, into: &$0)
+                return true
+            }
         case .table(var table):
             kind = .count  // hand the writer's buffers over instead of copying them
             defer { kind = .table(table) }
@@ -113,14 +114,18 @@ struct ResultFormatter {
 
     /// One element of the array (`--output array`): the opening bracket or a
     /// comma, then what `write` writes at level 0, nested one level when the
-    /// elements are pretty.
+    /// elements are pretty. Nothing, when `write` writes nothing (false).
     private mutating func appendArrayElement(unit: [UInt8]?, into bytes: inout [UInt8],
-                                             write: (inout [UInt8]) -> Void) {
+                                             write: (inout [UInt8]) -> Bool) {
+        let mark = bytes.count
         bytes.append(contentsOf: resultCount == 0 ? Self.arrayOpening : Self.arraySeparator)
-        resultCount += 1
-        guard let unit else { return write(&bytes) }
+        guard let unit else {
+            if write(&bytes) { resultCount += 1 } else { bytes.removeSubrange(mark...) }
+            return
+        }
         scratch.removeAll(keepingCapacity: true)
-        write(&scratch)
+        guard write(&scratch) else { return bytes.removeSubrange(mark...) }
+        resultCount += 1
         bytes.append(contentsOf: unit)
         // Nest the element one level: indent every line it spans.
         // Strings never hold a raw newline, so every LF is layout.
@@ -204,11 +209,14 @@ struct ResultFormatter {
     /// value instead (`_ValueReader.MemberWriting.needsFilter`).
     mutating func append(members layout: _MemberLayout, from reader: _ValueReader, into bytes: inout [UInt8]) -> Bool? {
         if case .array(let unit) = kind {
-            memberScratch.removeAll(keepingCapacity: true)
-            guard case .written(let isFalseOrNull) = reader.writeLastElementMembers(
-                layout, with: writer, level: 0, rawStrings: false, into: &memberScratch) else { return nil }
-            let element = memberScratch
-            appendArrayElement(unit: unit, into: &bytes) { $0.append(contentsOf: element) }
+            let writer = self.writer
+            var isFalseOrNull: Bool?
+            appendArrayElement(unit: unit, into: &bytes) {
+                guard case .written(let written) = reader.writeLastElementMembers(
+                    layout, with: writer, level: 0, rawStrings: false, into: &$0) else { return false }
+                isFalseOrNull = written
+                return true
+            }
             return isFalseOrNull
         }
         let mark = bytes.count
@@ -241,6 +249,7 @@ struct ResultFormatter {
             let writer = self.writer
             return appendArrayElement(unit: unit, into: &bytes) {
                 reader.writeLastElement(with: writer, level: 0, into: &$0)
+                return true
             }
         }
         if seq { bytes.append(0x1E) }

@@ -144,6 +144,8 @@ import Foundation
         let stream = _ElementStream(source: source, mode: mode, path: path, limits: options.limits, origin: origin)
         self.init(stream: stream, source: nil, options: options)
         index = firstIndex - 1
+        // Following roots, the first target's mark starts the count again.
+        if mode == .roots { firstTargetIndex = firstIndex }
     }
 
     private convenience init(source: _ReaderSource, mode: _StreamMode?, path: [String], limits: _ParserLimits,
@@ -280,11 +282,11 @@ import Foundation
 
     /// Following roots, the index of the next target's first element, when
     /// it is not 0: a reader that reads on from a piece in the middle of it.
-    package var nextTargetFirstIndex: Int?
+    private var firstTargetIndex: Int?
 
     private func takeFirstTargetIndex() -> Int {
-        defer { nextTargetFirstIndex = nil }
-        return nextTargetFirstIndex ?? 0
+        defer { firstTargetIndex = nil }
+        return firstTargetIndex ?? 0
     }
 
     /// Writes the element (or member's value) last returned, which may not

@@ -131,40 +131,30 @@ package struct _InputPiece: @unchecked Sendable {
         self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize)
     }
 
-    /// Cuts what an open descriptor holds from its offset on (standard input
-    /// redirected from a file), which the splitter does not close. nil when
-    /// it is not an uncompressed regular file: only such an input can be
-    /// read again from where it started.
-    package convenience init?(descriptor: Int32, format: JSONStreamFormat, path: [String] = [],
-                              limits: _ParserLimits = _ParserLimits(),
-                              pieceSize: Int = _PieceSplitter.defaultPieceSize) {
-        let reader = _ReaderSource(descriptor: descriptor, beforeBlockingRead: nil)
-        guard reader.size != nil, !reader.isCompressedFile else { return nil }
-        self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize)
-    }
-
-    /// Cuts a pipe or a terminal (standard input) as its bytes arrive, after
-    /// `readFirst` (bytes already read from it); the splitter does not close
-    /// it. nil for a regular file (`init(descriptor:…)`).
+    /// Cuts standard input (an open descriptor, which the splitter does not
+    /// close) from its offset on, after `readFirst` (bytes already read from
+    /// it). nil for a compressed regular file.
     ///
-    /// What it has read cannot be read again: before its first piece,
-    /// `unreadBytes()` hands it back; after, `readerForTheRest` reads on.
-    /// `beforeBlockingRead` runs before a read that waits (when no piece is
-    /// out).
-    package convenience init?(pipe descriptor: Int32, readFirst: [UInt8], format: JSONStreamFormat,
+    /// A regular file (standard input redirected from one) can be read
+    /// again from where it started. A pipe or a terminal is cut as its bytes
+    /// arrive (`waitsOnInput`), and what it has read cannot be read again:
+    /// before its first piece, `unreadBytes()` hands it back; after,
+    /// `readerForTheRest` reads on. `beforeBlockingRead` runs before a read
+    /// of it that waits (when no piece is out).
+    package convenience init?(descriptor: Int32, readFirst: [UInt8] = [], format: JSONStreamFormat,
                               path: [String] = [], limits: _ParserLimits = _ParserLimits(),
                               pieceSize: Int = _PieceSplitter.defaultPieceSize,
-                              beforeBlockingRead: (() -> Void)?) {
+                              beforeBlockingRead: (() -> Void)? = nil) {
         let reader = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
-        guard reader.size == nil else { return nil }
+        guard !reader.isCompressedFile else { return nil }
+        reader.readFirst = readFirst
         #if os(Linux)
         // A larger pipe lets the producer write on while the results out are written.
         // F_SETPIPE_SZ (Glibc's module leaves it out: it needs _GNU_SOURCE).
-        _ = fcntl(descriptor, 1031, Self.pipeSize)
+        if reader.size == nil { _ = fcntl(descriptor, 1031, Self.pipeSize) }
         #endif
-        reader.readFirst = readFirst
         self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize,
-                  waitsOnInput: true)
+                  waitsOnInput: reader.size == nil)
     }
 
     /// Cuts bytes in memory (tests).
@@ -342,22 +332,16 @@ package struct _InputPiece: @unchecked Sendable {
     /// Lines piece that ended inside a value (a cut fooled by an earlier
     /// malformed line, `}` then `[1` on the next lines), it is that piece
     /// and those after it.
+    ///
+    /// `followingRoots` (`--jq`, `--path`): it follows each document along
+    /// the path as the run's own reader does; the array (or document) being
+    /// cut reads as one that starts at the first piece, whose opening
+    /// bracket stands for the comma it was cut at.
     package func readerForTheRest(from pieces: [_InputPiece] = [], limits: _ParserLimits, projection: _Projection?,
-                                  firstIndex: Int) -> _ValueReader {
+                                  firstIndex: Int, followingRoots: Bool = false) -> _ValueReader {
         let (source, mode, origin) = rest(from: pieces)
-        return _ValueReader(source: source, mode: mode, path: path, origin: origin, limits: limits,
-                            projection: projection, firstIndex: firstIndex)
-    }
-
-    /// A reader for the rest of the input as `readerForTheRest`'s, but
-    /// following roots along `path` (`--jq`): from array pieces, it reads
-    /// the root (or the document at the path) as a value that starts at the
-    /// first piece, whose opening bracket stands for the comma it was cut at.
-    package func rootsReaderForTheRest(from pieces: [_InputPiece], path: [String], limits: _ParserLimits,
-                                       projection: _Projection?) -> _ValueReader {
-        let (source, _, origin) = rest(from: pieces)
-        return _ValueReader(source: source, mode: .roots, path: path, origin: origin, limits: limits,
-                            projection: projection, firstIndex: 0)
+        return _ValueReader(source: source, mode: followingRoots ? .roots : mode, path: path, origin: origin,
+                            limits: limits, projection: projection, firstIndex: firstIndex)
     }
 
     /// `readerForTheRest`'s input: the bytes, the mode to read them in and
