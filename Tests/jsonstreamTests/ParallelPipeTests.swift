@@ -2,6 +2,7 @@
 import Foundation
 import JSONStreamTool
 import StreamingJSON
+import TestSupport
 import Testing
 
 /// Standard input that is a pipe, cut into pieces as it arrives: what one
@@ -205,6 +206,25 @@ struct ParallelPipeTests {
         let runs = try Self.pipeRuns("[1, 2,\n 3]\n", filter: ". * 2")
         #expect(String(decoding: runs[1].result.stdout, as: UTF8.self) == "2\n4\n6\n")
         #expect(runs[1].result.stderr == runs[0].result.stderr)
+    }
+
+    @Test("A slow pipe, never idle for long: the first result comes out long before a piece could fill")
+    func slowSteadyPipe() async throws {
+        let live = try LiveRun(["-c", ".id"])
+        let writer = Unchecked(value: live)
+        // A record every 10 ms: a piece (512 KiB) would take over a minute to fill.
+        let feeding = Task.detached {
+            for index in 0..<3000 {
+                guard (try? await writer.value.write(PipeTests.record(index))) == true else { return }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        #expect(try await live.readLine(timeout: 20) == "0")
+        feeding.cancel()
+        await feeding.value
+        live.closeInput()
+        while try await live.readLine() != nil {}
+        #expect(try await live.finish().status == 0)
     }
 
     @Test("A live pipe: a burst's results come out while the pipe stays open, then each value as it arrives")

@@ -106,9 +106,12 @@ package struct _InputPiece: @unchecked Sendable {
     static let briefWait: Int32 = 5
     /// The pipe buffer asked for (Linux; an unprivileged process may have 1 MiB).
     static let pipeSize: Int32 = 1 << 20
-    /// How long a pipe may have nothing to read, no piece being out, before
-    /// the rest is left to one stream (milliseconds).
+    /// How long a pipe may take to fill a piece, no piece being out, before
+    /// the rest is left to one stream (milliseconds): a slow or live pipe's
+    /// values are not held back longer than this.
     package var idleWait: Int32 = 100
+    /// When the piece being filled began (`DispatchTime` nanoseconds).
+    private var pieceBegan = DispatchTime.now().uptimeNanoseconds
 
     private enum Cutting {
         case array, lines, none
@@ -213,6 +216,7 @@ package struct _InputPiece: @unchecked Sendable {
             if unsafe waitsOnInput && CompressedInputError.Format.recognise(storage[0..<count]) != nil { return false }
             resolveCutting()
         }
+        pieceBegan = DispatchTime.now().uptimeNanoseconds  // the first piece's bytes begin to come
         return cutting == .array || cutting == .lines
     }
 
@@ -241,10 +245,10 @@ package struct _InputPiece: @unchecked Sendable {
     /// After `gaveUp`, nil: the rest is read by `readerForTheRest`.
     ///
     /// A pipe with nothing to read yet: nil unless `mayWait` (pieces are out,
-    /// whose results are to be written first); when it may, and the pipe
-    /// stays idle for `idleWait`, the splitter gives up, so that one stream
-    /// hands each value on as it arrives (a live pipe) instead of waiting for
-    /// a piece to fill.
+    /// whose results are to be written first); when it may, and the piece
+    /// has taken `idleWait` to fill, the splitter gives up, so that one
+    /// stream hands each value on as it arrives (a slow or live pipe)
+    /// instead of waiting for a piece to fill.
     package func next(mayWait: Bool = true) throws -> _InputPiece? {
         guard !finished && !gaveUp else { return nil }
         if let cut = firstCut {
@@ -293,7 +297,10 @@ package struct _InputPiece: @unchecked Sendable {
                     if source.isReady(within: Self.briefWait) { continue }
                     return .waiting
                 }
-                if !source.isReady(within: idleWait) { return .stuck }
+                // Waits at most until the piece has taken `idleWait` to fill.
+                let waited = Int64((DispatchTime.now().uptimeNanoseconds &- pieceBegan) / 1_000_000)
+                let left = Int32(clamping: max(0, Int64(idleWait) - waited))
+                if left == 0 || !source.isReady(within: left) { return .stuck }
             }
             do {
                 try readMore()
@@ -536,6 +543,7 @@ package struct _InputPiece: @unchecked Sendable {
     /// become a piece), after `opening` (`[`, after the frame) when `opens`:
     /// the next array piece's.
     private func startStorage(keeping kept: UnsafeRawBufferPointer, opening opens: Bool) {
+        pieceBegan = DispatchTime.now().uptimeNanoseconds
         let prefix = opens ? opening.count : 0
         unsafe storage = unsafe pool.take(max(Self.capacity(pieceSize), prefix + kept.count))
         if opens { unsafe storage.copyBytes(from: opening) }
