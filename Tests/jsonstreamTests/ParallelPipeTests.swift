@@ -211,17 +211,17 @@ struct ParallelPipeTests {
     @Test("A slow pipe, never idle for long: the first result comes out long before a piece could fill")
     func slowSteadyPipe() async throws {
         let live = try LiveRun(["-c", ".id"])
-        let writer = Unchecked(value: live)
-        // A record every 10 ms: a piece (512 KiB) would take over a minute to fill.
-        let feeding = Task.detached {
-            for index in 0..<3000 {
-                guard (try? await writer.value.write(PipeTests.record(index))) == true else { return }
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+        // A record every 10 ms for 30 s: a piece (512 KiB) would take over a minute to fill.
+        let trickle = live.startTrickle(every: 10, limit: 3000) { PipeTests.record($0) }
+        let first: Result<String?, any Error>
+        do {
+            first = .success(try await live.readLine(timeout: 20))
+        } catch {
+            first = .failure(error)
+            live.process.terminate()  // a write blocked on a full pipe then fails
         }
-        #expect(try await live.readLine(timeout: 20) == "0")
-        feeding.cancel()
-        await feeding.value
+        try await trickle.stop()
+        #expect(try first.get() == "0")
         live.closeInput()
         while try await live.readLine() != nil {}
         #expect(try await live.finish().status == 0)

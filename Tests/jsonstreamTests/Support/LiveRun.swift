@@ -70,6 +70,24 @@ final class LiveRun {
         }
     }
 
+    /// Starts writing `make(index)` every `interval` milliseconds, at once,
+    /// on a thread of its own, until `limit` pieces are written, the
+    /// trickle is stopped, or the child closes its stdin. (A task would
+    /// first wait for a thread of the cooperative pool, which the suite's
+    /// blocking tests may hold for longer than a read's timeout.)
+    func startTrickle(every interval: UInt32, limit: Int, _ make: @escaping @Sendable (Int) -> String) -> Trickle {
+        let run = Unchecked(value: self), trickle = Trickle()
+        let thread = Thread {
+            for index in 0..<limit where !trickle.isStopped {
+                guard run.value.writeBlocking(Array(make(index).utf8)) else { break }
+                usleep(interval * 1000)
+            }
+            trickle.done.signal()
+        }
+        thread.start()
+        return trickle
+    }
+
     private func writeBlocking(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
@@ -131,5 +149,20 @@ final class LiveRun {
         try await offThePool { try waitForExit(process.value, timeout: timeout) }
         let stderr = String(decoding: (try? Data(contentsOf: errorFile)) ?? Data(), as: UTF8.self)
         return (process.value.terminationStatus, stderr)
+    }
+}
+
+/// A `LiveRun.startTrickle` under way.
+final class Trickle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    fileprivate let done = DispatchSemaphore(value: 0)
+
+    fileprivate var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Stops the writes and waits for the writing thread to end.
+    func stop() async throws {
+        lock.withLock { stopped = true }
+        try await offThePool { self.done.wait() }
     }
 }
