@@ -204,9 +204,9 @@ extension JSONStreamRun {
     /// two pieces that can be cut; nil (nothing read) otherwise. Standard
     /// input counts when it is redirected from an uncompressed regular file;
     /// where a named file would be opened again (nil, `.readAgain`), it is
-    /// set back to where it started. A pipe on standard input is cut while it
-    /// holds a piece and more; on nil, the bytes taken from it are left in
-    /// `stdinPeeked`, to be read first.
+    /// set back to where it started. A pipe on standard input (compressed
+    /// or not) is cut while it holds a piece and more; on nil, the bytes
+    /// taken from it are left in `stdinPeeked`, to be read first.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         guard file == "-" else { return try filterInPieces(file, workers: workers) }
         let start = lseek(streams.input, 0, SEEK_CUR)
@@ -234,7 +234,7 @@ extension JSONStreamRun {
             let worker = unassigned.next()!
             worker.context.inputFilename = .string(name)
             return { worker.process($0, output: spares.take()) }
-        }) else { return declined(splitter) }
+        }) else { return declined(splitter, named: name) }
         begin(named: name)
         counters.pieceThreads = workers.count
         let countedBefore = counters.elementsIn
@@ -253,7 +253,7 @@ extension JSONStreamRun {
         case .rootArrayEnded:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
         case .readOn(let pieces, _) where pieces.isEmpty && !splitter.hasCut:
-            return declined(splitter)
+            return declined(splitter, named: name)
         case .readOn(let pieces, _) where plan != nil && splitter.waitsOnInput:
             openRest(of: splitter, named: name, from: pieces, followingRoots: true)
             return .readOn(skipping: 0, runsRest: true)
@@ -285,11 +285,18 @@ extension JSONStreamRun {
         }
     }
 
-    /// nil, for the input to be opened as one stream: a pipe is then read
-    /// on after the bytes the splitter took from it.
-    private func declined(_ splitter: _PieceSplitter) -> PiecesEnd? {
-        if splitter.waitsOnInput { stdinPeeked = splitter.unreadBytes() }
-        return nil
+    /// The input is to be read as one stream: nil, for it to be opened
+    /// (a plain pipe is read on after the bytes the splitter took from it);
+    /// `.read` for a compressed pipe, whose bytes went to the decompressor:
+    /// `inputs.reader` reads on from what the splitter holds.
+    private func declined(_ splitter: _PieceSplitter, named name: String) -> PiecesEnd? {
+        guard splitter.waitsOnInput else { return nil }
+        guard splitter.decompresses else {
+            stdinPeeked = splitter.unreadBytes()
+            return nil
+        }
+        openRest(of: splitter, named: name, from: [], followingRoots: followedPath != nil)
+        return .read
     }
 
     /// A splitter for `file`, or nil when it is not to be cut.

@@ -13,7 +13,9 @@ struct ParallelPipeTests {
     /// A run over a pipe, and whether it filtered pieces on worker threads.
     struct PipeRun {
         let result: InProcess.Result
-        let cut: Bool
+        /// Pieces filtered on worker threads (`--stats`).
+        let pieces: Int
+        var cut: Bool { pieces > 0 }
     }
 
     /// Runs `filter` on `text` written into a pipe that is standard input, on
@@ -53,9 +55,12 @@ struct ParallelPipeTests {
             options.pipeIdleWait = 600_000
             adjust(&options)
             var result = try InProcess.run(options, input: output)
-            let cut = result.stderr.contains(" pieces on \(threads) threads")
+            let stats = result.stderr.split(separator: "\n").last { $0.hasPrefix("jsonstream: stats:") }
+            let pieces = stats?.split(separator: "; ").last.flatMap { suffix in
+                suffix.hasSuffix(" pieces on \(threads) threads") ? Int(suffix.prefix { $0 != " " }.filter { $0 != "," }) : nil
+            }
             result.stderr = ParallelRunTests.withoutTimings(result.stderr)
-            return PipeRun(result: result, cut: cut)
+            return PipeRun(result: result, pieces: pieces ?? 0)
         }
     }
 
@@ -191,14 +196,67 @@ struct ParallelPipeTests {
         }
     }
 
-    @Test("A compressed pipe is read as one stream, all of it")
-    func compressed() throws {
-        let archive = try Data(contentsOf: URL(fileURLWithPath: CompressedInputToolTests.archive("records.json.gz")))
-        let runs = try Self.pipeRuns(bytes: Array(archive), filter: ".id")
-        #expect(!runs[0].result.stdout.isEmpty)
+    @Test("A compressed pipe is cut as it is decompressed; shorter than a piece, or cut short, as one thread reads it",
+          arguments: ["records.json.gz", "records.json.bz2", "records.json.xz", "records.json.zst",
+                      "records-two-members.json.gz"])
+    func compressed(_ name: String) throws {
+        let archive = try Array(Data(contentsOf: URL(fileURLWithPath: CompressedInputToolTests.archive(name))))
+        func expectSame(_ runs: [PipeRun], cut: Bool, _ what: String) {
+            #expect(runs[1].result.stdout == runs[0].result.stdout, "\(name) \(what)")
+            #expect(runs[1].result.stderr == runs[0].result.stderr, "\(name) \(what)")
+            #expect(runs[1].result.status == runs[0].result.status, "\(name) \(what)")
+            #expect(runs[1].cut == cut, "\(name) \(what): \(runs[1].result.stderr)")
+        }
+        let runs = try Self.pipeRuns(bytes: archive, filter: ".id")
+        #expect(runs[0].result.status == .success && runs[0].result.stdout.count > 10_000, "\(name)")
+        expectSame(runs, cut: true, "F")
+        expectSame(try Self.pipeRuns(bytes: archive, filter: ".[] | .id") { $0.jqMode = true }, cut: true, "--jq")
+        // Read on from what the splitter decompressed, not from the pipe again.
+        let whole = try Self.pipeRuns(bytes: archive, filter: ".id") { $0.pieceSize = 1 << 22 }
+        expectSame(whole, cut: false, "one piece")
+        #expect(whole[1].result.stdout == runs[0].result.stdout, "\(name)")
+        let shortened = try Self.pipeRuns(bytes: Array(archive.prefix(archive.count / 2)), filter: ".id")
+        #expect(shortened[0].result.status != .success && !shortened[0].result.stderr.isEmpty, "\(name)")
+        // (bzip2's blocks are larger than the fixture: half of it gives no text.)
+        expectSame(shortened, cut: !shortened[0].result.stdout.isEmpty, "cut short")
+    }
+
+    @Test("A compressed pipe of several chunks is cut as they are decompressed")
+    func compressedChunks() throws {
+        let text = ParallelRunTests.records(count: 12_000, malformedEvery: nil, array: true)
+        let runs = try Self.pipeRuns(bytes: Self.gzipped(Array(text.utf8)), filter: ".id")
         #expect(runs[1].result.stdout == runs[0].result.stdout)
         #expect(runs[1].result.stderr == runs[0].result.stderr)
-        #expect(!runs[1].cut)
+        // Every piece, not only the first chunk's: decompressed chunks are waited for.
+        #expect(runs[1].pieces >= text.utf8.count / 2048 * 3 / 4)
+    }
+
+    @Test("A live compressed pipe: each value as its gzip member arrives")
+    func liveCompressed() async throws {
+        let live = try LiveRun(["-c", ".id"])
+        for index in 0..<3 {
+            #expect(try await live.write(bytes: Self.gzipped(Array(PipeTests.record(index).utf8))))
+            #expect(try await live.readLine(timeout: 60) == String(index))
+        }
+        live.closeInput()
+        #expect(try await live.readLine() == nil)
+        #expect(try await live.finish().status == 0)
+    }
+
+    /// `bytes` compressed by gzip(1), one member.
+    static func gzipped(_ bytes: [UInt8]) throws -> [UInt8] {
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("input")
+        try Data(bytes).write(to: file)
+        let process = Process(), output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
+        process.arguments = ["-c", "-n", file.path]
+        process.standardOutput = output
+        try process.run()
+        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        return Array(compressed)
     }
 
     @Test("A pipe shorter than a piece: all of it, as one thread gives it")

@@ -52,6 +52,20 @@ final class _SniffingSource: _ByteSource {
         return false
     }
 
+    /// Whether the input turned out compressed.
+    var isDecompressing: Bool {
+        if case .decompressing = state { return true }
+        return false
+    }
+
+    func isReady(within milliseconds: Int32) -> Bool {
+        switch state {
+        case .plain: prefixOffset < prefix.count || inner.isReady(within: milliseconds)
+        case .decompressing(var source): source.isReady(within: milliseconds)
+        case .sniffing: inner.isReady(within: milliseconds)
+        }
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         switch state {
         case .plain:

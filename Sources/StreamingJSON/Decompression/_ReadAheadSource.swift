@@ -33,6 +33,13 @@ final class _ReadAheadSource: _ByteSource {
         queue.cancel()
     }
 
+    /// Whether a read would return at once, waiting up to `milliseconds`
+    /// for the thread to fill a chunk.
+    func isReady(within milliseconds: Int32) -> Bool {
+        if let current, offset < current.count || current.isLast { return true }
+        return queue.hasReady(within: milliseconds)
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if current == nil || offset == current!.count {
             if let current {
@@ -113,6 +120,15 @@ final class _ChunkQueue: @unchecked Sendable {
         let chunk = ready.removeFirst()
         condition.unlock()
         return chunk
+    }
+
+    /// Reader: whether a chunk is ready, waiting up to `milliseconds` for one.
+    func hasReady(within milliseconds: Int32) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: Double(max(0, milliseconds)) / 1000)
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.isEmpty && condition.wait(until: deadline) {}
+        return !ready.isEmpty
     }
 
     func recycle(_ chunk: _Chunk) {

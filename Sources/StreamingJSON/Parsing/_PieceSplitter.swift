@@ -140,9 +140,10 @@ package struct _InputPiece: @unchecked Sendable {
     ///
     /// A regular file (standard input redirected from one) can be read
     /// again from where it started. A pipe or a terminal is cut as its bytes
-    /// arrive (`waitsOnInput`), and what it has read cannot be read again:
-    /// before its first piece, `unreadBytes()` hands it back; after,
-    /// `readerForTheRest` reads on. `beforeBlockingRead` runs before a read
+    /// arrive (`waitsOnInput`), decompressed on a thread of its own when it
+    /// is compressed, and what it has read cannot be read again: before its
+    /// first piece, `unreadBytes()` hands a plain pipe's bytes back;
+    /// otherwise `readerForTheRest` reads on. `beforeBlockingRead` runs before a read
     /// of it that waits (when no piece is out).
     package convenience init?(descriptor: Int32, readFirst: [UInt8] = [], format: JSONStreamFormat,
                               path: [String] = [], limits: _ParserLimits = _ParserLimits(),
@@ -175,8 +176,7 @@ package struct _InputPiece: @unchecked Sendable {
 
     private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, path: [String],
                  limits: _ParserLimits, pieceSize: Int, waitsOnInput: Bool = false) {
-        // A pipe's bytes stay as they came: `unreadBytes()` hands them back.
-        self.source = waitsOnInput ? source : source.recognisingCompression()
+        self.source = source.recognisingCompression()
         self.waitsOnInput = waitsOnInput
         self.fileSource = file
         self.format = format
@@ -199,21 +199,16 @@ package struct _InputPiece: @unchecked Sendable {
     /// Reads up to the input's first value; whether the input can be cut:
     /// false for an input with no value, or a root other than an array
     /// where one is asked for. Then nothing should be asked of the splitter.
-    /// A compressed pipe is not cut (false): its decompression, not the
-    /// pipe, would say when input is ready.
     ///
     /// - Throws: what reading throws.
     package func prepare() throws -> Bool {
-        let signature = CompressedInputError.Format.signatureLength
-        while (cutting == nil || waitsOnInput && count < signature) && !ended {
+        while cutting == nil && !ended {
             do {
                 try readMore()
             } catch {
                 readFailure = error
                 throw error
             }
-            if waitsOnInput && count < signature && !ended { continue }
-            if unsafe waitsOnInput && CompressedInputError.Format.recognise(storage[0..<count]) != nil { return false }
             resolveCutting()
         }
         pieceBegan = DispatchTime.now().uptimeNanoseconds  // the first piece's bytes begin to come
@@ -223,10 +218,16 @@ package struct _InputPiece: @unchecked Sendable {
     /// Whether a piece has been handed out.
     package var hasCut: Bool { sequence > 0 }
 
+    /// Whether the input turned out compressed: what was read of it went
+    /// to the decompressor, so `unreadBytes()` cannot give it back (the rest
+    /// is read on with `readerForTheRest()`).
+    package var decompresses: Bool { (source as? _SniffingSource)?.isDecompressing ?? false }
+
     /// A pipe's bytes read so far and not handed out, as they came (before
-    /// any piece; then the pipe is read on after them, in one stream).
+    /// any piece; then the pipe is read on after them, in one stream). Not
+    /// for a compressed pipe (`decompresses`).
     package func unreadBytes() -> [UInt8] {
-        precondition(waitsOnInput && !hasCut, "only a pipe's bytes before its first piece")
+        precondition(waitsOnInput && !hasCut && !decompresses, "only a plain pipe's bytes before its first piece")
         finished = true
         let held = unsafe Array(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
         count = 0

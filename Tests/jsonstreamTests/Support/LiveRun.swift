@@ -50,7 +50,13 @@ final class LiveRun {
     /// closed it (EPIPE: it stopped reading, or exited).
     @discardableResult
     func write(_ text: String) async throws -> Bool {
-        let run = Unchecked(value: self), bytes = Array(text.utf8)
+        try await write(bytes: Array(text.utf8))
+    }
+
+    /// Writes all of `bytes` to the child's stdin; false once it has closed it.
+    @discardableResult
+    func write(bytes: [UInt8]) async throws -> Bool {
+        let run = Unchecked(value: self)
         return try await offThePool { run.value.writeBlocking(bytes) }
     }
 
