@@ -202,16 +202,21 @@ extension JSONStreamRun {
 
     /// Filters `file` with `workers`, if it is a regular file of at least
     /// two pieces that can be cut; nil (nothing read) otherwise. Standard
-    /// input counts when it is redirected from an uncompressed regular file;
-    /// where a named file would be opened again (nil, `.readAgain`), it is
-    /// set back to where it started. A pipe on standard input (compressed
-    /// or not) is cut while it holds a piece and more; on nil, the bytes
-    /// taken from it are left in `stdinPeeked`, to be read first.
+    /// input counts when it is redirected from a regular file; where a named
+    /// file would be opened again (nil, `.readAgain`), an uncompressed one
+    /// is set back to where it started, and a compressed one read on from
+    /// what the splitter holds (`.read`, `.readOn`). A pipe on standard
+    /// input (compressed or not) is cut while it holds a piece and more; on
+    /// nil, the bytes taken from it are left in `stdinPeeked`, to be read
+    /// first.
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         guard file == "-" else { return try filterInPieces(file, workers: workers) }
         let start = lseek(streams.input, 0, SEEK_CUR)
         let end = try filterInPieces(file, workers: workers)
-        if case .read? = end {} else if start >= 0 { lseek(streams.input, start, SEEK_SET) }
+        switch end {
+        case nil, .readAgain?: if start >= 0 { lseek(streams.input, start, SEEK_SET) }
+        case .read?, .readOn?: break  // read on where the splitter left it
+        }
         return end
     }
 
@@ -247,14 +252,14 @@ extension JSONStreamRun {
             // stream, from the last piece, whose elements are passed over.
             openRest(of: splitter, named: name, from: flow.piecesFromLastTaken(), followingRoots: true)
             passOver(valuesInLastPiece)
-        case .rootArrayEnded(let valuesInLastPiece) where splitter.waitsOnInput:
+        case .rootArrayEnded(let valuesInLastPiece) where splitter.readsOnce:
             openRest(of: splitter, named: name, from: flow.piecesFromLastTaken(), followingRoots: true)
             return .readOn(skipping: valuesInLastPiece, runsRest: false)
         case .rootArrayEnded:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
         case .readOn(let pieces, _) where pieces.isEmpty && !splitter.hasCut:
             return declined(splitter, named: name)
-        case .readOn(let pieces, _) where plan != nil && splitter.waitsOnInput:
+        case .readOn(let pieces, _) where plan != nil && splitter.readsOnce:
             openRest(of: splitter, named: name, from: pieces, followingRoots: true)
             return .readOn(skipping: 0, runsRest: true)
         case .readOn where plan != nil:
@@ -287,16 +292,15 @@ extension JSONStreamRun {
 
     /// The input is to be read as one stream: nil, for it to be opened
     /// (a plain pipe is read on after the bytes the splitter took from it);
-    /// `.read` for a compressed pipe, whose bytes went to the decompressor:
-    /// `inputs.reader` reads on from what the splitter holds.
+    /// `.read` for compressed standard input, whose bytes went to the
+    /// decompressor: `inputs.reader` reads on from what the splitter holds.
     private func declined(_ splitter: _PieceSplitter, named name: String) -> PiecesEnd? {
-        guard splitter.waitsOnInput else { return nil }
-        guard splitter.decompresses else {
-            stdinPeeked = splitter.unreadBytes()
-            return nil
+        if splitter.readsOnce && splitter.decompresses {
+            openRest(of: splitter, named: name, from: [], followingRoots: followedPath != nil)
+            return .read
         }
-        openRest(of: splitter, named: name, from: [], followingRoots: followedPath != nil)
-        return .read
+        if splitter.waitsOnInput { stdinPeeked = splitter.unreadBytes() }
+        return nil
     }
 
     /// A splitter for `file`, or nil when it is not to be cut.
@@ -313,7 +317,7 @@ extension JSONStreamRun {
         let splitter = _PieceSplitter(descriptor: streams.input, readFirst: stdinPeeked, format: format, path: path,
                                       limits: options.limits, pieceSize: pieceSize, beforeBlockingRead: flush)
         stdinPeeked = []
-        if let idleWait = options.pipeIdleWait { splitter?.idleWait = idleWait }
+        if let idleWait = options.pipeIdleWait { splitter.idleWait = idleWait }
         return splitter
     }
 

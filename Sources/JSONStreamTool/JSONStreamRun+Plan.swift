@@ -52,7 +52,7 @@ final class StdinPeek {
         var info = stat()
         if unsafe fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG {
             let start = lseek(descriptor, 0, SEEK_CUR)
-            return classify(readPrefix(descriptor, at: max(0, start), count: firstValueWindow))
+            return classifyStart(readPrefix(descriptor, at: max(0, start), count: firstValueWindow))
         }
         var bytes = [UInt8](repeating: 0, count: 64 << 10)
         var got = 0
@@ -61,7 +61,7 @@ final class StdinPeek {
         } while got < 0 && errno == EINTR
         peeked = Array(bytes[..<max(0, got)])
         // What one read gave: a first value that goes on past it counts as large.
-        return classify(peeked, complete: false)
+        return classify(_textStart(of: peeked, limit: firstValueWindow), complete: false)
     }
 }
 
@@ -83,7 +83,14 @@ private func firstValue(of file: String) -> FirstValue {
     let fd = unsafe open(file, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return .alone }
     defer { close(fd) }
-    return classify(readPrefix(fd, at: 0, count: firstValueWindow))
+    return classifyStart(readPrefix(fd, at: 0, count: firstValueWindow))
+}
+
+/// `classify` of a file's first bytes, decompressed when they are compressed
+/// (then all of the window's text is there only when the file ended in it).
+private func classifyStart(_ bytes: [UInt8]) -> FirstValue {
+    let text = _textStart(of: bytes, limit: firstValueWindow)
+    return classify(text, complete: text.count == firstValueWindow || bytes.count < firstValueWindow)
 }
 
 /// The first value in `bytes`, an input's start, from a scan of the

@@ -287,7 +287,7 @@ struct ReportOptions: ParsableArguments {
     var stats = false
 
     @Option(help: ArgumentHelp(
-        "Threads that parse and filter pieces of a large file at once, results kept in input order (default: one per core). 1: one thread reads, decompresses, parses and filters, nothing beside it. Pieces are used for a root array, the array at --path, or JSON Lines in a file or on standard input (a pipe, compressed or not, while it keeps the threads busy: once it has nothing for a moment, the rest is one stream, each value out as it arrives; not a compressed file redirected to standard input), element-wise filters without input, debug, stderr, halt, -e, --limit or --split-lines; with --jq, for JSON Lines and for '.[] | F' over a root array or '.items[] | F' over the array at .items.",
+        "Threads that parse and filter pieces of a large file at once, results kept in input order (default: one per core). 1: one thread reads, decompresses, parses and filters, nothing beside it. Pieces are used for a root array, the array at --path, or JSON Lines in a file or on standard input (a pipe, compressed or not, while it keeps the threads busy: once it has nothing for a moment, the rest is one stream, each value out as it arrives), element-wise filters without input, debug, stderr, halt, -e, --limit or --split-lines; with --jq, for JSON Lines and for '.[] | F' over a root array or '.items[] | F' over the array at .items.",
         valueName: "n"))
     var threads: Int?
 

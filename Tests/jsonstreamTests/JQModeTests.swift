@@ -34,6 +34,14 @@ struct JQModeTests {
         #expect(both.stderr.hasPrefix("jsonstream: plan: copied: .a.b is written out as it is read"))
         let run = try await jsonstream(["--jq", "-c", ".a.b", lines, single])
         #expect(run.output == "1\n2\n1\n")
+        // Compressed files are looked at decompressed.
+        for (file, plan) in [(lines, "each input value is read whole"), (single, "copied: .a.b")] {
+            let archive = file + ".gz"
+            try Data(ParallelPipeTests.gzipped(Array(Data(contentsOf: URL(fileURLWithPath: file)))))
+                .write(to: URL(fileURLWithPath: archive))
+            let explained = try await jsonstream(["--jq", "--explain", ".a.b", archive])
+            #expect(explained.stderr.hasPrefix("jsonstream: plan: " + plan), "\(explained.stderr)")
+        }
     }
 
     /// `.[] | F` whose `F` is written from the tape or decided on it (`.`,

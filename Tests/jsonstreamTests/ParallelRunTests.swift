@@ -32,7 +32,8 @@ struct ParallelRunTests {
         return try ([1] + threads).map { try run(path, filter: filter, threads: $0, adjust: adjust) }
     }
 
-    static func run(_ path: String?, filter: String, threads: Int, input: Int32 = -1,
+    /// `keepsTimings`: the whole statistics line (with the pieces' count).
+    static func run(_ path: String?, filter: String, threads: Int, input: Int32 = -1, keepsTimings: Bool = false,
                     adjust: (inout JSONStreamOptions) -> Void) throws -> InProcess.Result {
         var options = JSONStreamOptions()
         options.filter = .text(filter)
@@ -42,7 +43,7 @@ struct ParallelRunTests {
         options.stats = true
         adjust(&options)
         var result = try InProcess.run(options, input: input)
-        result.stderr = withoutTimings(result.stderr)
+        if !keepsTimings { result.stderr = withoutTimings(result.stderr) }
         return result
     }
 
@@ -152,14 +153,21 @@ struct ParallelRunTests {
     /// (from `offset` in it), on one thread then on two.
     static func stdinRuns(_ text: String, filter: String, offset: Int = 0,
                           adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> [InProcess.Result] {
+        try stdinRuns(bytes: Array(text.utf8), filter: filter, offset: offset, adjust: adjust)
+    }
+
+    /// `stdinRuns` of any bytes; `keepsTimings` as for `run`.
+    static func stdinRuns(bytes: [UInt8], filter: String, offset: Int = 0, keepsTimings: Bool = false,
+                          adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> [InProcess.Result] {
         let directory = try TemporaryDirectory()
         let path = directory.path("input.json")
-        try Data((String(repeating: " ", count: offset) + text).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(Array(repeating: UInt8(ascii: " "), count: offset) + bytes).write(to: URL(fileURLWithPath: path))
         return try [1, 2].map { threads in
             let input = open(path, O_RDONLY)
             defer { close(input) }
             lseek(input, off_t(offset), SEEK_SET)
-            return try run(nil, filter: filter, threads: threads, input: input, adjust: adjust)
+            return try run(nil, filter: filter, threads: threads, input: input, keepsTimings: keepsTimings,
+                           adjust: adjust)
         }
     }
 
@@ -179,5 +187,30 @@ struct ParallelRunTests {
             #expect(parallel.status == single.status, "input \(index)")
         }
     }
-}
 
+    @Test("Standard input from a compressed file is cut as it is decompressed, and read on, never again",
+          arguments: [false, true])
+    func stdinFromACompressedFile(jq: Bool) throws {
+        var inputs = Self.jqInputs
+        inputs.append(Self.records(count: 3000, malformedEvery: 400, array: false))
+        for (index, input) in inputs.enumerated() {
+            let filter = jq ? (index < Self.jqInputs.count ? ".[] | {id, more: (.price + 1)}" : ".id")
+                            : "{id, more: (.price + 1)}"
+            let archive = try ParallelPipeTests.gzipped(Array(input.utf8))
+            let runs = try Self.stdinRuns(bytes: archive, filter: filter, offset: 3, keepsTimings: true) {
+                $0.jqMode = jq
+            }
+            let (single, parallel) = (runs[0], runs[1])
+            #expect(!single.stdout.isEmpty, "input \(index)")
+            #expect(parallel.stdout == single.stdout, "input \(index)")
+            #expect(Self.withoutTimings(parallel.stderr) == Self.withoutTimings(single.stderr), "input \(index)")
+            #expect(parallel.status == single.status, "input \(index)")
+            // Cut where the uncompressed file is.
+            let plain = try Self.stdinRuns(bytes: Array(input.utf8), filter: filter, keepsTimings: true) {
+                $0.jqMode = jq
+            }
+            let piecesOnTwo = " pieces on 2 threads"
+            #expect(parallel.stderr.contains(piecesOnTwo) == plain[1].stderr.contains(piecesOnTwo), "input \(index)")
+        }
+    }
+}

@@ -216,3 +216,24 @@ final class _SniffingSource: _ByteSource {
                              compressedOffset: compressedOffset, byteOffset: byteOffset)
     }
 }
+
+/// The start of the text an input holds, from its first `bytes` (which may
+/// be all of it): the bytes themselves, or, when they begin compressed, the
+/// first `limit` bytes they decompress to (fewer when they end first, or
+/// where they are damaged). For looking at an input's start (`--jq`'s plan)
+/// without reading it for good.
+package func _textStart(of bytes: [UInt8], limit: Int) -> [UInt8] {
+    guard CompressedInputError.Format.recognise(bytes.prefix(CompressedInputError.Format.signatureLength)) != nil
+    else { return Array(bytes.prefix(limit)) }
+    let source = _SniffingSource(_DataSource(Data(bytes)))
+    var text = [UInt8](repeating: 0, count: limit)
+    var count = 0
+    while count < limit {
+        let read = unsafe (try? text.withUnsafeMutableBytes {
+            unsafe try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
+        }) ?? 0
+        if read <= 0 { break }
+        count += read
+    }
+    return Array(text[..<count])
+}

@@ -100,6 +100,11 @@ package struct _InputPiece: @unchecked Sendable {
     private var finished = false
     /// A pipe or a terminal: reads may wait for input (`next(mayWait:)`).
     package let waitsOnInput: Bool
+    /// What was read cannot be read again (a pipe or a terminal, or
+    /// standard input redirected from a compressed file, whose descriptor the
+    /// decompressing thread moves on): one stream reads on from what the
+    /// splitter holds, with `readerForTheRest`.
+    package let readsOnce: Bool
     /// How long a pipe may have nothing to read while pieces are out before
     /// their results are written (milliseconds): a producer as fast as the
     /// workers writes again within it, and a live pipe's values wait no longer.
@@ -136,21 +141,20 @@ package struct _InputPiece: @unchecked Sendable {
 
     /// Cuts standard input (an open descriptor, which the splitter does not
     /// close) from its offset on, after `readFirst` (bytes already read from
-    /// it). nil for a compressed regular file.
+    /// it).
     ///
     /// A regular file (standard input redirected from one) can be read
-    /// again from where it started. A pipe or a terminal is cut as its bytes
+    /// again from where it started, unless it is compressed. A pipe or a terminal is cut as its bytes
     /// arrive (`waitsOnInput`), decompressed on a thread of its own when it
     /// is compressed, and what it has read cannot be read again: before its
     /// first piece, `unreadBytes()` hands a plain pipe's bytes back;
     /// otherwise `readerForTheRest` reads on. `beforeBlockingRead` runs before a read
     /// of it that waits (when no piece is out).
-    package convenience init?(descriptor: Int32, readFirst: [UInt8] = [], format: JSONStreamFormat,
+    package convenience init(descriptor: Int32, readFirst: [UInt8] = [], format: JSONStreamFormat,
                               path: [String] = [], limits: _ParserLimits = _ParserLimits(),
                               pieceSize: Int = _PieceSplitter.defaultPieceSize,
                               beforeBlockingRead: (() -> Void)? = nil) {
         let reader = _ReaderSource(descriptor: descriptor, beforeBlockingRead: beforeBlockingRead)
-        guard !reader.isCompressedFile else { return nil }
         reader.readFirst = readFirst
         #if os(Linux)
         // A larger pipe lets the producer write on while the results out are written.
@@ -158,7 +162,7 @@ package struct _InputPiece: @unchecked Sendable {
         if reader.size == nil { _ = fcntl(descriptor, 1031, Self.pipeSize) }
         #endif
         self.init(source: reader, file: reader, format: format, path: path, limits: limits, pieceSize: pieceSize,
-                  waitsOnInput: reader.size == nil)
+                  waitsOnInput: reader.size == nil, readsOnce: reader.size == nil || reader.isCompressedFile)
     }
 
     /// Cuts bytes in memory (tests).
@@ -175,9 +179,10 @@ package struct _InputPiece: @unchecked Sendable {
     }
 
     private init(source: any _ByteSource, file: _ReaderSource?, format: JSONStreamFormat, path: [String],
-                 limits: _ParserLimits, pieceSize: Int, waitsOnInput: Bool = false) {
+                 limits: _ParserLimits, pieceSize: Int, waitsOnInput: Bool = false, readsOnce: Bool = false) {
         self.source = source.recognisingCompression()
         self.waitsOnInput = waitsOnInput
+        self.readsOnce = readsOnce
         self.fileSource = file
         self.format = format
         self.path = path
