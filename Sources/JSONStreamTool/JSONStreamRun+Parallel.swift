@@ -23,6 +23,8 @@ struct PieceResult: @unchecked Sendable {
         case runtimeError(tail: String, index: Int, line: Int?, column: Int?)
         /// An error of the reader's, with the reader's `index` then (of the piece).
         case readProblem(_ValueReader.Event, index: Int)
+        /// Where a table's header goes, unless written before.
+        case tableHeader
     }
 
     let isArray: Bool
@@ -37,6 +39,8 @@ struct PieceResult: @unchecked Sendable {
     var elements = 0
     var values = 0
     var results = 0
+    /// A table's columns as the piece's first object set them (`TableWriter`).
+    var tableKeys: [String]?
 }
 
 /// One worker thread's parser options, filter and output layout.
@@ -127,8 +131,14 @@ final class PieceWorker: @unchecked Sendable {
                 }
             case .filtered:
                 try filter.apply(to: value, context: context) { value in
+                    let start = result.output.count
                     try formatter.append(value, into: &result.output)
                     result.results += 1
+                    let header = formatter.takeTableHeaderMark()
+                    if header.marked {
+                        result.events.append((start, .tableHeader))
+                        result.tableKeys = header.pieceKeys
+                    }
                 }
             }
         } catch let error as any ElementFailure {
@@ -178,7 +188,7 @@ extension JSONStreamRun {
             && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
             && streamIdiom == nil && slurpPlan == nil
             && split == nil && options.limit == nil && !options.exitStatus && !sink.flushesEachResult
-            && formatter.joinsResultsMadeApart && !readsFurtherInputs && filter.isElementLocal
+            && !readsFurtherInputs && filter.isElementLocal
     }
 
     /// How a file filtered in pieces ended.
@@ -347,7 +357,11 @@ extension JSONStreamRun {
         var indexBase = 0
         var isArray = false
         while true {
-            switch flow.next(readsAgain: \.endsInsideValue) {
+            // A piece read again: cut where a malformed line fooled the scan,
+            // or a table's rows made with other columns than the run's.
+            switch flow.next(readsAgain: { [formatter] in
+                $0.endsInsideValue || !formatter.agreesWithTablePiece(keys: $0.tableKeys)
+            }) {
             case .readOn(let pieces):
                 return .readOn(from: pieces, index: indexBase)
             case .end:
@@ -393,6 +407,10 @@ extension JSONStreamRun {
                 return .rootArrayEnded(valuesInLastPiece: result.values)
             case .readProblem(let problem, let index):
                 if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return .ended }
+            case .tableHeader:
+                var header: [UInt8] = []
+                formatter.appendMarkedTableHeader(pieceKeys: result.tableKeys, into: &header)
+                try writeOutput(header[...])
             }
         }
         try writeOutput(result.output[done...])

@@ -173,20 +173,44 @@ struct ResultFormatter {
     private static let arraySeparator = [UInt8(ascii: ","), 0x0A]
 
     /// Whether results made apart can be joined: each one's bytes depend on
-    /// that result alone (no table), or only their number counts
-    /// (`--count`), or, in one array, whether one came before
-    /// (`--output array`, with `pieceOpening`).
-    var joinsResultsMadeApart: Bool {
-        switch kind {
-        case .values, .count, .array: true
-        case .table: false
+    /// that result alone, or only their number counts (`--count`), or, in
+    /// one array, whether one came before (`--output array`, with
+    /// `pieceOpening`), or, in a table, the columns (`--csv`, with the
+    /// header marked and the columns checked: `TableWriter`).
+    var joinsResultsMadeApart: Bool { true }
+
+    /// A piece's results are made from a count of 0, as if they were the
+    /// first: with `--output array`, the first one opens the array; in a
+    /// table, the header is marked, not written.
+    mutating func beginPiece() {
+        resultCount = 0
+        if case .table(var table) = kind {
+            table.beginPiece()
+            kind = .table(table)
         }
     }
 
-    /// A piece's results are made from a count of 0, as if they were the
-    /// first: with `--output array`, the first one opens the array.
-    mutating func beginPiece() {
-        resultCount = 0
+    /// A table's piece (`beginPiece`): whether the result just appended is
+    /// where the header goes, and the keys its first object set the columns
+    /// to, if any.
+    mutating func takeTableHeaderMark() -> (marked: Bool, pieceKeys: [String]?) {
+        guard case .table(var table) = kind else { return (false, nil) }
+        defer { kind = .table(table) }
+        return (table.takeHeaderMark(), table.pieceKeys)
+    }
+
+    /// Whether a piece's table rows, made with the columns its first object
+    /// set, are the rows this formatter makes (true but for a table).
+    func agreesWithTablePiece(keys: [String]?) -> Bool {
+        guard case .table(let table) = kind else { return true }
+        return table.agrees(withPieceKeys: keys)
+    }
+
+    /// The header where a piece marked it, unless written already.
+    mutating func appendMarkedTableHeader(pieceKeys keys: [String]?, into bytes: inout [UInt8]) {
+        guard case .table(var table) = kind else { return }
+        table.writeMarkedHeader(pieceKeys: keys, into: &bytes)
+        kind = .table(table)
     }
 
     /// What is to replace the opening bytes of a piece's results, whose

@@ -10,6 +10,11 @@ import StreamingJSON
 /// - An array becomes a row of its elements, as with jq's `@csv`.
 /// - The header row is written before the first row, when the columns are known.
 ///
+/// On worker threads (`beginPiece`), each piece's rows are made as if they
+/// were the first, and the header is not written but marked where it
+/// would go (`takeHeaderMark`): the main thread writes it once, and a
+/// piece whose objects set other columns than the run's is read again.
+///
 /// Fields: strings as they are, numbers with their literal text, booleans as
 /// `true`/`false`, null as an empty field, arrays and objects as compact
 /// JSON. CSV quotes a field (RFC 4180) when it holds a comma, a quote, CR or
@@ -25,6 +30,13 @@ struct TableWriter {
     private var headers: [String] = []
     private var wroteHeader = false
     private let sortsKeys: Bool
+    /// `--columns`, as given.
+    private let givenColumns: [String]?
+    /// On a worker thread: the header is marked, not written.
+    private var marksHeader = false
+    private var headerMarked = false
+    /// On a worker thread: the keys the piece's first object set the columns to.
+    private(set) var pieceKeys: [String]?
     /// Compact JSON for nested values.
     private let json = _JQWriter(style: JQOutputStyle())
     private var scratch: [UInt8] = []
@@ -32,10 +44,46 @@ struct TableWriter {
     init(format: JSONStreamOptions.TableFormat, columns: [String]?, sortsKeys: Bool) {
         self.format = format
         self.sortsKeys = sortsKeys
-        if let columns {
-            self.headers = columns
-            self.columns = columns.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
-        }
+        self.givenColumns = columns
+        if let columns { use(columns, given: true) }
+    }
+
+    private mutating func use(_ names: [String], given: Bool) {
+        headers = names
+        columns = given ? names.map { $0.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+                        : names.map { [$0] }
+    }
+
+    // MARK: In pieces
+
+    /// On a worker thread, before a piece's rows: made as if they were the
+    /// first, the header marked instead of written.
+    mutating func beginPiece() {
+        marksHeader = true
+        headerMarked = false
+        wroteHeader = false
+        pieceKeys = nil
+        if let givenColumns { use(givenColumns, given: true) } else { columns = nil }
+    }
+
+    /// Whether the row just written is where the header goes (once a piece).
+    mutating func takeHeaderMark() -> Bool {
+        defer { headerMarked = false }
+        return headerMarked
+    }
+
+    /// On the main thread: whether a piece's rows, made with the columns
+    /// its first object set (`pieceKeys`), are the rows this writer makes.
+    func agrees(withPieceKeys keys: [String]?) -> Bool {
+        guard let keys, columns != nil else { return true }
+        return headers == keys
+    }
+
+    /// On the main thread, where a piece marked the header: the header,
+    /// unless written already (with the piece's columns when none were set).
+    mutating func writeMarkedHeader(pieceKeys keys: [String]?, into bytes: inout [UInt8]) {
+        if columns == nil, let keys { use(keys, given: false) }
+        writeHeaderIfNeeded(into: &bytes)
     }
 
     /// Appends the row for `value` (after the header, the first time).
@@ -45,8 +93,8 @@ struct TableWriter {
             if columns == nil {
                 var keys = object.keys
                 if sortsKeys { keys.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-                headers = keys
-                columns = keys.map { [$0] }
+                use(keys, given: false)
+                if marksHeader { pieceKeys = keys }
             }
             writeHeaderIfNeeded(into: &bytes)
             for (position, path) in columns!.enumerated() {
@@ -75,6 +123,7 @@ struct TableWriter {
     private mutating func writeHeaderIfNeeded(into bytes: inout [UInt8]) {
         guard !wroteHeader, columns != nil else { return }
         wroteHeader = true
+        if marksHeader { return headerMarked = true }
         for (position, name) in headers.enumerated() {
             if position > 0 { bytes.append(separator) }
             writeText(name, into: &bytes)

@@ -213,4 +213,46 @@ struct ParallelRunTests {
             #expect(parallel.stderr.contains(piecesOnTwo) == plain[1].stderr.contains(piecesOnTwo), "input \(index)")
         }
     }
+
+    /// Filters for `--csv`/`--tsv` over `records`: rows of one set of keys;
+    /// arrays first and objects later (the header in the middle); objects
+    /// whose keys change (pieces after the change read again); scalars (not
+    /// rows: runtime errors); no row at all.
+    static let tableFilters = [
+        "{id, name}",
+        "if .id < 1000 then [.id, .name] else {name, id} end",
+        "if .id < 1500 then {id, name} else {name, id} end",
+        "if .id % 500 == 7 then .id else {id, tags} end",
+        "select(.id < 0) | {id}",
+    ]
+
+    @Test("--csv and --tsv on several threads: the header once, where one thread writes it, the same rows",
+          arguments: tableFilters, [nil, ["id", "tags.1"]] as [[String]?])
+    func tables(filter: String, columns: [String]?) throws {
+        let text = Self.records(count: 3000, malformedEvery: nil, array: true)
+        for (table, skipping) in [(JSONStreamOptions.TableFormat.csv, false), (.tsv, true)] {
+            let adjust: (inout JSONStreamOptions) -> Void = {
+                $0.table = table
+                $0.columns = columns
+                if skipping { $0.errorPolicy = .skip }
+            }
+            let runs = try Self.runs(text, filter: filter, adjust: adjust)
+            let (single, parallel) = (runs[0], runs[1])
+            #expect(!single.stdout.isEmpty || columns == nil, "\(filter) \(table)")
+            #expect(parallel.stdout == single.stdout, "\(filter) \(table)")
+            #expect(parallel.stderr == single.stderr, "\(filter) \(table)")
+            #expect(parallel.status == single.status, "\(filter) \(table)")
+        }
+    }
+
+    @Test("--csv is cut into pieces: the workers' rows, one header")
+    func tableIsCut() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("input.json")
+        try Data(Self.records(count: 3000, malformedEvery: nil, array: true).utf8).write(to: URL(fileURLWithPath: path))
+        let run = try Self.run(path, filter: "{id, name}", threads: 2, keepsTimings: true) { $0.table = .csv }
+        #expect(run.stderr.contains(" pieces on 2 threads"), "\(run.stderr)")
+        let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3001 && lines.first == "id,name" && lines.filter { $0 == "id,name" }.count == 1)
+    }
 }
