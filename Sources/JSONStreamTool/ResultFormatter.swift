@@ -172,16 +172,10 @@ struct ResultFormatter {
     private static let arrayOpening = [UInt8(ascii: "["), 0x0A]
     private static let arraySeparator = [UInt8(ascii: ","), 0x0A]
 
-    /// Whether results made apart can be joined: each one's bytes depend on
-    /// that result alone, or only their number counts (`--count`), or, in
-    /// one array, whether one came before (`--output array`, with
-    /// `pieceOpening`), or, in a table, the columns (`--csv`, with the
-    /// header marked and the columns checked: `TableWriter`).
-    var joinsResultsMadeApart: Bool { true }
-
     /// A piece's results are made from a count of 0, as if they were the
-    /// first: with `--output array`, the first one opens the array; in a
-    /// table, the header is marked, not written.
+    /// first, for the main thread to join: with `--output array`, the first
+    /// one opens the array (see `pieceOpening`); in a table, the header is
+    /// marked, not written, and the columns are checked (`TableWriter`).
     mutating func beginPiece() {
         resultCount = 0
         if case .table(var table) = kind {
