@@ -44,6 +44,27 @@ struct JQModeTests {
         }
     }
 
+    @Test("--jq over compressed JSON Lines, broken or cut short: what the same lines uncompressed give")
+    func compressedLinesAsPlain() async throws {
+        let directory = try TemporaryDirectory()
+        let lines = (0..<3000).map { "{\"id\": \($0), \"name\": \"n\($0)\", \"tags\": [1, 2]}" }
+        var broken = lines
+        broken[1500] = "{\"id\": 1500, \"name\": \"n1500\",, \"tags\": []}"
+        let texts = [broken.joined(separator: "\n") + "\n", String(lines.joined(separator: "\n").dropLast(9))]
+        for (index, text) in texts.enumerated() {
+            let plain = directory.path("lines\(index).json"), archive = plain + ".gz"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: plain))
+            try Data(ParallelPipeTests.gzipped(Array(text.utf8))).write(to: URL(fileURLWithPath: archive))
+            let expected = try await jsonstream(["--jq", "-c", ".name", plain])
+            #expect(expected.status != 0 && expected.output.hasSuffix(index == 0 ? "\"n1499\"\n" : "\"n2998\"\n"))
+            for arguments in [["--jq", "-c", ".name", archive], ["--jq", "-c", ".name"]] {
+                let run = try await jsonstream(arguments, stdinPath: arguments.count == 3 ? archive : nil)
+                #expect(run.output == expected.output, "\(index) \(arguments)")
+                #expect(run.status == expected.status, "\(index) \(arguments)")
+            }
+        }
+    }
+
     /// `.[] | F` whose `F` is written from the tape or decided on it (`.`,
     /// member paths, `select(C)`) prints what the built form
     /// `.[] | F | . as $x | $x` prints: the same bytes, errors and exit
