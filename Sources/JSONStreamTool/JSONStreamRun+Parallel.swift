@@ -23,8 +23,9 @@ struct PieceResult: @unchecked Sendable {
         case runtimeError(tail: String, index: Int, line: Int?, column: Int?)
         /// An error of the reader's, with the reader's `index` then (of the piece).
         case readProblem(_ValueReader.Event, index: Int)
-        /// Where a table's header goes, unless written before.
-        case tableHeader
+        /// Where a table's header goes, unless written before; the columns
+        /// the piece's first object set, if it set them.
+        case tableHeader(keys: [String]?)
     }
 
     let isArray: Bool
@@ -39,8 +40,12 @@ struct PieceResult: @unchecked Sendable {
     var elements = 0
     var values = 0
     var results = 0
+
     /// A table's columns as the piece's first object set them (`TableWriter`).
-    var tableKeys: [String]?
+    var tableKeys: [String]? {
+        for (_, event) in events { if case .tableHeader(let keys) = event { return keys } }
+        return nil
+    }
 }
 
 /// One worker thread's parser options, filter and output layout.
@@ -135,10 +140,7 @@ final class PieceWorker: @unchecked Sendable {
                     try formatter.append(value, into: &result.output)
                     result.results += 1
                     let header = formatter.takeTableHeaderMark()
-                    if header.marked {
-                        result.events.append((start, .tableHeader))
-                        result.tableKeys = header.pieceKeys
-                    }
+                    if header.marked { result.events.append((start, .tableHeader(keys: header.pieceKeys))) }
                 }
             }
         } catch let error as any ElementFailure {
@@ -216,9 +218,8 @@ extension JSONStreamRun {
     /// file would be opened again (nil, `.readAgain`), an uncompressed one
     /// is set back to where it started, and a compressed one read on from
     /// what the splitter holds (`.read`, `.readOn`). A pipe on standard
-    /// input (compressed or not) is cut while it holds a piece and more; on
-    /// nil, the bytes taken from it are left in `stdinPeeked`, to be read
-    /// first.
+    /// input (compressed or not) is cut while it holds a piece and more, and
+    /// read on from what the splitter holds otherwise (`.read`).
     func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
         guard file == "-" else { return try filterInPieces(file, workers: workers) }
         let start = lseek(streams.input, 0, SEEK_CUR)
@@ -301,16 +302,13 @@ extension JSONStreamRun {
     }
 
     /// The input is to be read as one stream: nil, for it to be opened
-    /// (a plain pipe is read on after the bytes the splitter took from it);
-    /// `.read` for compressed standard input, whose bytes went to the
-    /// decompressor: `inputs.reader` reads on from what the splitter holds.
+    /// again (a file); `.read` for one that cannot be read twice (a pipe,
+    /// compressed standard input), which `inputs.reader` reads on from what
+    /// the splitter holds.
     private func declined(_ splitter: _PieceSplitter, named name: String) -> PiecesEnd? {
-        if splitter.readsOnce && splitter.decompresses {
-            openRest(of: splitter, named: name, from: [], followingRoots: followedPath != nil)
-            return .read
-        }
-        if splitter.waitsOnInput { stdinPeeked = splitter.unreadBytes() }
-        return nil
+        guard splitter.readsOnce else { return nil }
+        openRest(of: splitter, named: name, from: [], followingRoots: followedPath != nil)
+        return .read
     }
 
     /// A splitter for `file`, or nil when it is not to be cut.
@@ -407,9 +405,9 @@ extension JSONStreamRun {
                 return .rootArrayEnded(valuesInLastPiece: result.values)
             case .readProblem(let problem, let index):
                 if !handleReadProblem(problem, index: indexBase + index, isArray: result.isArray) { return .ended }
-            case .tableHeader:
+            case .tableHeader(let keys):
                 var header: [UInt8] = []
-                formatter.appendMarkedTableHeader(pieceKeys: result.tableKeys, into: &header)
+                formatter.appendMarkedTableHeader(pieceKeys: keys, into: &header)
                 try writeOutput(header[...])
             }
         }

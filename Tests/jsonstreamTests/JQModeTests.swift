@@ -37,7 +37,7 @@ struct JQModeTests {
         // Compressed files are looked at decompressed.
         for (file, plan) in [(lines, "each input value is read whole"), (single, "copied: .a.b")] {
             let archive = file + ".gz"
-            try Data(ParallelPipeTests.gzipped(Array(Data(contentsOf: URL(fileURLWithPath: file)))))
+            try Data(gzipped(Array(Data(contentsOf: URL(fileURLWithPath: file)))))
                 .write(to: URL(fileURLWithPath: archive))
             let explained = try await jsonstream(["--jq", "--explain", ".a.b", archive])
             #expect(explained.stderr.hasPrefix("jsonstream: plan: " + plan), "\(explained.stderr)")
@@ -54,7 +54,7 @@ struct JQModeTests {
         for (index, text) in texts.enumerated() {
             let plain = directory.path("lines\(index).json"), archive = plain + ".gz"
             try Data(text.utf8).write(to: URL(fileURLWithPath: plain))
-            try Data(ParallelPipeTests.gzipped(Array(text.utf8))).write(to: URL(fileURLWithPath: archive))
+            try Data(gzipped(Array(text.utf8))).write(to: URL(fileURLWithPath: archive))
             let expected = try await jsonstream(["--jq", "-c", ".name", plain])
             #expect(expected.status != 0 && expected.output.hasSuffix(index == 0 ? "\"n1499\"\n" : "\"n2998\"\n"))
             for arguments in [["--jq", "-c", ".name", archive], ["--jq", "-c", ".name"]] {

@@ -224,7 +224,7 @@ struct ParallelPipeTests {
     @Test("A compressed pipe of several chunks is cut as they are decompressed")
     func compressedChunks() throws {
         let text = ParallelRunTests.records(count: 12_000, malformedEvery: nil, array: true)
-        let runs = try Self.pipeRuns(bytes: Self.gzipped(Array(text.utf8)), filter: ".id")
+        let runs = try Self.pipeRuns(bytes: gzipped(Array(text.utf8)), filter: ".id")
         #expect(runs[1].result.stdout == runs[0].result.stdout)
         #expect(runs[1].result.stderr == runs[0].result.stderr)
         // Every piece, not only the first chunk's: decompressed chunks are waited for.
@@ -235,28 +235,12 @@ struct ParallelPipeTests {
     func liveCompressed() async throws {
         let live = try LiveRun(["-c", ".id"])
         for index in 0..<3 {
-            #expect(try await live.write(bytes: Self.gzipped(Array(PipeTests.record(index).utf8))))
+            #expect(try await live.write(bytes: gzipped(Array(PipeTests.record(index).utf8))))
             #expect(try await live.readLine(timeout: 60) == String(index))
         }
         live.closeInput()
         #expect(try await live.readLine() == nil)
         #expect(try await live.finish().status == 0)
-    }
-
-    /// `bytes` compressed by gzip(1), one member.
-    static func gzipped(_ bytes: [UInt8]) throws -> [UInt8] {
-        let directory = try TemporaryDirectory()
-        let file = directory.url.appendingPathComponent("input")
-        try Data(bytes).write(to: file)
-        let process = Process(), output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gzip")
-        process.arguments = ["-c", "-n", file.path]
-        process.standardOutput = output
-        try process.run()
-        let compressed = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return Array(compressed)
     }
 
     @Test("A pipe shorter than a piece: all of it, as one thread gives it")

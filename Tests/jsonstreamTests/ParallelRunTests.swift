@@ -196,7 +196,7 @@ struct ParallelRunTests {
         for (index, input) in inputs.enumerated() {
             let filter = jq ? (index < Self.jqInputs.count ? ".[] | {id, more: (.price + 1)}" : ".id")
                             : "{id, more: (.price + 1)}"
-            let archive = try ParallelPipeTests.gzipped(Array(input.utf8))
+            let archive = try gzipped(Array(input.utf8))
             let runs = try Self.stdinRuns(bytes: archive, filter: filter, offset: 3, keepsTimings: true) {
                 $0.jqMode = jq
             }

@@ -474,12 +474,6 @@ final class _ReaderSource: _ByteSource {
         return max(0, Int(info.st_size) - max(0, Int(offset)))
     }
 
-    /// The bytes of `readFirst` not read yet, which will not be.
-    func takeReadFirst() -> [UInt8] {
-        defer { (readFirst, readFirstOffset) = ([], 0) }
-        return Array(readFirst[readFirstOffset...])
-    }
-
     func isReady(within milliseconds: Int32) -> Bool {
         guard size == nil, readFirstOffset == readFirst.count else { return true }
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -52,12 +52,6 @@ final class _SniffingSource: _ByteSource {
         return false
     }
 
-    /// Whether the input turned out compressed.
-    var isDecompressing: Bool {
-        if case .decompressing = state { return true }
-        return false
-    }
-
     func isReady(within milliseconds: Int32) -> Bool {
         switch state {
         case .plain: prefixOffset < prefix.count || inner.isReady(within: milliseconds)
@@ -224,7 +218,7 @@ final class _SniffingSource: _ByteSource {
 /// without reading it for good.
 package func _textStart(of bytes: [UInt8], limit: Int) -> [UInt8] {
     guard CompressedInputError.Format.recognise(bytes.prefix(CompressedInputError.Format.signatureLength)) != nil
-    else { return Array(bytes.prefix(limit)) }
+    else { return bytes.count <= limit ? bytes : Array(bytes.prefix(limit)) }
     let source = _SniffingSource(_DataSource(Data(bytes)))
     var text = [UInt8](repeating: 0, count: limit)
     var count = 0

@@ -144,12 +144,12 @@ package struct _InputPiece: @unchecked Sendable {
     /// it).
     ///
     /// A regular file (standard input redirected from one) can be read
-    /// again from where it started, unless it is compressed. A pipe or a terminal is cut as its bytes
-    /// arrive (`waitsOnInput`), decompressed on a thread of its own when it
-    /// is compressed, and what it has read cannot be read again: before its
-    /// first piece, `unreadBytes()` hands a plain pipe's bytes back;
-    /// otherwise `readerForTheRest` reads on. `beforeBlockingRead` runs before a read
-    /// of it that waits (when no piece is out).
+    /// again from where it started, unless it is compressed. A pipe or a
+    /// terminal is cut as its bytes arrive (`waitsOnInput`), decompressed
+    /// on a thread of its own when it is compressed. What cannot be read
+    /// again (`readsOnce`) is read on with `readerForTheRest`, before its
+    /// first piece as after. `beforeBlockingRead` runs before a read of it
+    /// that waits (when no piece is out).
     package convenience init(descriptor: Int32, readFirst: [UInt8] = [], format: JSONStreamFormat,
                               path: [String] = [], limits: _ParserLimits = _ParserLimits(),
                               pieceSize: Int = _PieceSplitter.defaultPieceSize,
@@ -222,22 +222,6 @@ package struct _InputPiece: @unchecked Sendable {
 
     /// Whether a piece has been handed out.
     package var hasCut: Bool { sequence > 0 }
-
-    /// Whether the input turned out compressed: what was read of it went
-    /// to the decompressor, so `unreadBytes()` cannot give it back (the rest
-    /// is read on with `readerForTheRest()`).
-    package var decompresses: Bool { (source as? _SniffingSource)?.isDecompressing ?? false }
-
-    /// A pipe's bytes read so far and not handed out, as they came (before
-    /// any piece; then the pipe is read on after them, in one stream). Not
-    /// for a compressed pipe (`decompresses`).
-    package func unreadBytes() -> [UInt8] {
-        precondition(waitsOnInput && !hasCut && !decompresses, "only a plain pipe's bytes before its first piece")
-        finished = true
-        let held = unsafe Array(UnsafeRawBufferPointer(rebasing: storage[0..<count]))
-        count = 0
-        return held + (fileSource?.takeReadFirst() ?? [])
-    }
 
     /// The most a search for the array at the path reads: past it, the
     /// input is not cut (everything before the array would be one piece).
