@@ -35,10 +35,12 @@ struct CorpusCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// The jq corpus through the built binary: the same bytes as jq 1.8.2 (which
-/// writes numbers as they were read) and the same exit status, but for the
-/// rule that JSON Lines input exits 5 at the end after any runtime error
-/// (jq takes the last line's status).
+/// The jq corpus against jq 1.8.2: the same bytes (jq writes numbers as they
+/// were read) and the same exit status, but for the rule that JSON Lines input
+/// exits 5 at the end after any runtime error (jq takes the last line's
+/// status). Every case runs in this process (below, on one thread and
+/// several); through the built binary run the cases whose command line says
+/// more than a filter and a file (options, --path, --input lines).
 @Suite("jq corpus (end to end)")
 struct CorpusTests {
     @Test func corpusIsLoaded() {
@@ -46,21 +48,10 @@ struct CorpusTests {
         #expect(Set(CorpusCase.all.map(\.filter)).count >= 150)
     }
 
-    @Test(arguments: CorpusCase.all)
+    @Test(arguments: CorpusCase.all.filter { $0.options != nil || $0.path != nil || $0.format == "lines" })
     func matchesJQ(_ corpusCase: CorpusCase) async throws {
         let run = try await jsonstream(corpusCase.arguments)
-        if corpusCase.options?.contains("-j") == true {
-            #expect(run.output == corpusCase.expected.joined(), "stderr: \(run.stderr)")
-        } else {
-            #expect(run.lines == corpusCase.expected, "stderr: \(run.stderr)")
-        }
-        let linesDifference = corpusCase.format == "lines" && run.status == 5 && corpusCase.exit != 5
-        if !linesDifference {
-            #expect(run.status == corpusCase.exit, "stderr: \(run.stderr)")
-        }
-        if run.status == 0 || run.status == 1 || (run.status == 4 && corpusCase.exit == 4) {
-            #expect(run.stderr.isEmpty)
-        }
+        expectMatchesJQ(corpusCase, stdout: run.stdout, stderr: run.stderr, status: run.status)
     }
 
     /// Building only the members a filter reads changes nothing: same bytes
@@ -76,15 +67,17 @@ struct CorpusTests {
     }
 }
 
-/// Filtering pieces of the input on several threads changes nothing: the
-/// corpus cut into pieces of a few bytes (so that every case is cut, most
-/// between every two elements), on two threads, prints the same bytes and
-/// messages with the same status as one thread.
-@Suite("jq corpus on several threads")
+/// Every corpus case on one thread prints what jq printed; and filtering
+/// pieces of the input on several threads changes nothing: the corpus cut
+/// into pieces of a few bytes (so that every case is cut, most between every
+/// two elements), on two threads, prints the same bytes and messages with the
+/// same status as one thread.
+@Suite("jq corpus on one thread and several")
 struct ParallelCorpusTests {
     @Test(.serialized, arguments: CorpusCase.all)
-    func threadsAreInvisible(_ corpusCase: CorpusCase) async throws {
+    func matchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase) async throws {
         let single = try InProcess.run(corpusCase, projecting: true) { $0.threads = 1 }
+        expectMatchesJQ(corpusCase, stdout: single.stdout, stderr: single.stderr, status: single.status.rawValue)
         for pieceSize in [1, 5, 40] {
             let parallel = try InProcess.run(corpusCase, projecting: true) {
                 $0.threads = 2
@@ -97,19 +90,27 @@ struct ParallelCorpusTests {
     }
 }
 
-/// The same through `--jq`, as the jq command lines the corpus was recorded
-/// from: `.[] | F` over an array case (its elements cut apart), `F` over a
-/// JSON Lines case (its values cut apart).
-@Suite("jq corpus through --jq on several threads")
-struct ParallelJQCorpusTests {
-    @Test(.serialized, arguments: CorpusCase.all.filter { $0.path == nil })
-    func threadsAreInvisible(_ corpusCase: CorpusCase) async throws {
-        let program = corpusCase.format == "array" ? ".[] | " + corpusCase.filter : corpusCase.filter
+/// The corpus as the jq command lines it was recorded from, through `--jq`:
+/// `jq -c OPTIONS '.[] | F'` over an array case (`'.a.b[] | F'` at a path),
+/// `jq -c OPTIONS F` over a JSON Lines case. On one thread they print jq
+/// 1.8.2's bytes with its exit status; cut into pieces on two threads, the
+/// same bytes, messages and status as one thread. (In this process: the
+/// command line itself is checked end to end by the `--jq` command lines.)
+@Suite("jq corpus through --jq, on one thread and several")
+struct JQCorpusTests {
+    @Test(.serialized, arguments: CorpusCase.all)
+    func matchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase) async throws {
+        var program = corpusCase.filter
+        if corpusCase.format == "array" { program = (corpusCase.path ?? "") + ".[] | " + program }
         let asJQ: (inout JSONStreamOptions) -> Void = {
             $0.jqMode = true
             $0.filter = .text(program)
+            $0.path = []
+            $0.inputFormat = .auto
         }
         let single = try InProcess.run(corpusCase, projecting: true) { asJQ(&$0); $0.threads = 1 }
+        expectMatchesJQ(corpusCase, stdout: single.stdout, stderr: single.stderr, status: single.status.rawValue,
+                        exactStatus: true)
         for pieceSize in [1, 40] {
             let parallel = try InProcess.run(corpusCase, projecting: true) {
                 asJQ(&$0)
@@ -120,6 +121,29 @@ struct ParallelJQCorpusTests {
             #expect(parallel.stderr == single.stderr, "pieces of \(pieceSize) bytes")
             #expect(parallel.status == single.status, "pieces of \(pieceSize) bytes")
         }
+    }
+}
+
+/// What `jsonstream` printed and exited with, against what jq 1.8.2 did for
+/// the same case (the rules of `CorpusTests`; `exactStatus` for `--jq`,
+/// whose status over JSON Lines is jq's own).
+func expectMatchesJQ(_ corpusCase: CorpusCase, stdout: Data, stderr: String, status: Int32,
+                     exactStatus: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
+    let output = String(decoding: stdout, as: UTF8.self)
+    if corpusCase.options?.contains("-j") == true {
+        #expect(output == corpusCase.expected.joined(), "stderr: \(stderr)", sourceLocation: sourceLocation)
+    } else {
+        #expect(output == corpusCase.expected.map { $0 + "\n" }.joined(), "stderr: \(stderr)",
+                sourceLocation: sourceLocation)
+    }
+    let linesDifference = !exactStatus && corpusCase.format == "lines" && status == 5 && corpusCase.exit != 5
+    if !linesDifference {
+        #expect(status == corpusCase.exit, "stderr: \(stderr)", sourceLocation: sourceLocation)
+    }
+    // (With --jq, as in jq, a runtime error on one JSON Lines value is
+    // reported and the status is the last value's.)
+    if !exactStatus && (status == 0 || status == 1 || (status == 4 && corpusCase.exit == 4)) {
+        #expect(stderr.isEmpty, sourceLocation: sourceLocation)
     }
 }
 

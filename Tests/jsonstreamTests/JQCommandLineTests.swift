@@ -38,19 +38,4 @@ struct JQCommandLineTests {
         #expect(run.output == line.stdout, "stderr: \(run.stderr)")
         #expect(run.status == line.exit, "stderr: \(run.stderr)")
     }
-
-    /// The element-wise corpus as the jq command lines it was recorded from
-    /// (`jq -c OPTIONS '.[] | F'`): with --jq they run unchanged, streamed.
-    @Test(arguments: CorpusCase.all)
-    func elementWiseCorpusAsJQ(_ corpusCase: CorpusCase) async throws {
-        var program = corpusCase.filter
-        if corpusCase.format == "array" { program = (corpusCase.path ?? "") + ".[] | " + program }
-        let run = try await jsonstream(["--jq", "-c"] + (corpusCase.options ?? []) + [program, corpusCase.inputPath])
-        if corpusCase.options?.contains("-j") == true {
-            #expect(run.output == corpusCase.expected.joined(), "stderr: \(run.stderr)")
-        } else {
-            #expect(run.lines == corpusCase.expected, "stderr: \(run.stderr)")
-        }
-        #expect(run.status == corpusCase.exit, "stderr: \(run.stderr)")
-    }
 }
