@@ -76,17 +76,7 @@ struct CorpusTests {
 struct ParallelCorpusTests {
     @Test(.serialized, arguments: CorpusCase.all)
     func matchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase) async throws {
-        let single = try InProcess.run(corpusCase, projecting: true) { $0.threads = 1 }
-        expectMatchesJQ(corpusCase, stdout: single.stdout, stderr: single.stderr, status: single.status.rawValue)
-        for pieceSize in [1, 5, 40] {
-            let parallel = try InProcess.run(corpusCase, projecting: true) {
-                $0.threads = 2
-                $0.pieceSize = pieceSize
-            }
-            #expect(parallel.stdout == single.stdout, "pieces of \(pieceSize) bytes")
-            #expect(parallel.stderr == single.stderr, "pieces of \(pieceSize) bytes")
-            #expect(parallel.status == single.status, "pieces of \(pieceSize) bytes")
-        }
+        try expectMatchesJQOnAnyNumberOfThreads(corpusCase, pieceSizes: [1, 5, 40])
     }
 }
 
@@ -108,19 +98,29 @@ struct JQCorpusTests {
             $0.path = []
             $0.inputFormat = .auto
         }
-        let single = try InProcess.run(corpusCase, projecting: true) { asJQ(&$0); $0.threads = 1 }
-        expectMatchesJQ(corpusCase, stdout: single.stdout, stderr: single.stderr, status: single.status.rawValue,
-                        exactStatus: true)
-        for pieceSize in [1, 40] {
-            let parallel = try InProcess.run(corpusCase, projecting: true) {
-                asJQ(&$0)
-                $0.threads = 2
-                $0.pieceSize = pieceSize
-            }
-            #expect(parallel.stdout == single.stdout, "pieces of \(pieceSize) bytes")
-            #expect(parallel.stderr == single.stderr, "pieces of \(pieceSize) bytes")
-            #expect(parallel.status == single.status, "pieces of \(pieceSize) bytes")
+        try expectMatchesJQOnAnyNumberOfThreads(corpusCase, pieceSizes: [1, 40], exactStatus: true, adjusting: asJQ)
+    }
+}
+
+/// `corpusCase` in this process on one thread against jq's output; then cut
+/// into pieces of each of `pieceSizes` bytes on two threads, against one
+/// thread: the same bytes, messages and status.
+func expectMatchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase, pieceSizes: [Int], exactStatus: Bool = false,
+                                         adjusting adjust: (inout JSONStreamOptions) -> Void = { _ in },
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let single = try InProcess.run(corpusCase, projecting: true) { adjust(&$0); $0.threads = 1 }
+    expectMatchesJQ(corpusCase, stdout: single.stdout, stderr: single.stderr, status: single.status.rawValue,
+                    exactStatus: exactStatus, sourceLocation: sourceLocation)
+    for pieceSize in pieceSizes {
+        let parallel = try InProcess.run(corpusCase, projecting: true) {
+            adjust(&$0)
+            $0.threads = 2
+            $0.pieceSize = pieceSize
         }
+        let note: Comment = "pieces of \(pieceSize) bytes"
+        #expect(parallel.stdout == single.stdout, note, sourceLocation: sourceLocation)
+        #expect(parallel.stderr == single.stderr, note, sourceLocation: sourceLocation)
+        #expect(parallel.status == single.status, note, sourceLocation: sourceLocation)
     }
 }
 
