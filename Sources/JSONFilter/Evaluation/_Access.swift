@@ -75,12 +75,17 @@ enum _Access {
     }
 
     /// `.[from:to]` on a string, by code point: the UTF-8 bytes are walked
-    /// once to find both ends, and only the slice is copied.
+    /// once to find both ends, and only the slice is copied. An ASCII string
+    /// is not walked at all: `sub` and `gsub` slice the same text at each
+    /// match, which a walk would make quadratic in the text's length.
     private static func sliceString(_ string: String, _ from: JSONValue, _ to: JSONValue) throws -> String {
         var string = string
+        // Equal only when every code point is one byte; a native string
+        // knows whether it is ASCII, so this costs nothing then.
+        let isASCII = string.utf16.count == string.utf8.count
         return try string.withUTF8 { bytes in
-            var count = 0
-            for unsafe byte in unsafe bytes where byte & 0xC0 != 0x80 { count += 1 }
+            var count = isASCII ? bytes.count : 0
+            if !isASCII { for unsafe byte in unsafe bytes where byte & 0xC0 != 0x80 { count += 1 } }
             let range = try sliceRange(from, to, count: count)
             if range.isEmpty { return "" }
             if count == bytes.count { return unsafe String(decoding: bytes[range], as: UTF8.self) }
