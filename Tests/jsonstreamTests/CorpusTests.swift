@@ -39,44 +39,48 @@ struct CorpusCase: Decodable, Sendable, CustomTestStringConvertible {
 /// were read) and the same exit status, but for the rule that JSON Lines input
 /// exits 5 at the end after any runtime error (jq takes the last line's
 /// status). Every case runs in this process (below, on one thread and
-/// several); through the built binary run the cases whose command line says
-/// more than a filter and a file (options, --path, --input lines).
+/// several, its flags set as the command line sets them); through the built
+/// binary runs one case of each shape of command line: each combination of
+/// flags, `--path` and `--input lines` that the corpus has.
 @Suite("jq corpus (end to end)")
 struct CorpusTests {
     @Test func corpusIsLoaded() {
         #expect(CorpusCase.all.count >= 500)
         #expect(Set(CorpusCase.all.map(\.filter)).count >= 150)
+        #expect(Self.commandLineShapes.count >= 15)
     }
 
-    @Test(arguments: CorpusCase.all.filter { $0.options != nil || $0.path != nil || $0.format == "lines" })
+    /// The first case of each combination of flags (without their values),
+    /// key path or none, and input format.
+    static let commandLineShapes: [CorpusCase] = {
+        var seen: Set<[String]> = []
+        return CorpusCase.all.filter { corpusCase in
+            let flags = (corpusCase.options ?? []).filter { $0.hasPrefix("-") }
+            return seen.insert(flags + [corpusCase.path == nil ? "" : "--path", corpusCase.format]).inserted
+        }
+    }()
+
+    @Test(arguments: commandLineShapes)
     func matchesJQ(_ corpusCase: CorpusCase) async throws {
         let run = try await jsonstream(corpusCase.arguments)
         expectMatchesJQ(corpusCase, stdout: run.stdout, stderr: run.stderr, status: run.status)
     }
 
-    /// Building only the members a filter reads changes nothing: same bytes
-    /// out, same messages, same status, over every corpus case. (One case at
-    /// a time: they run in this process and would crowd the cooperative pool.)
-    @Test(.serialized, arguments: CorpusCase.all)
-    func projectionIsInvisible(_ corpusCase: CorpusCase) async throws {
-        let full = try InProcess.run(corpusCase, projecting: false)
-        let projected = try InProcess.run(corpusCase, projecting: true)
-        #expect(projected.stdout == full.stdout)
-        #expect(projected.stderr == full.stderr)
-        #expect(projected.status == full.status)
-    }
 }
 
 /// Every corpus case on one thread prints what jq printed; and filtering
 /// pieces of the input on several threads changes nothing: the corpus cut
 /// into pieces of a few bytes (so that every case is cut, most between every
 /// two elements), on two threads, prints the same bytes and messages with the
-/// same status as one thread.
+/// same status as one thread. Building only the members a filter reads
+/// changes nothing either: built whole, each element gives the same.
+/// (One case at a time: they run in this process and would crowd the
+/// cooperative pool.)
 @Suite("jq corpus on one thread and several")
 struct ParallelCorpusTests {
     @Test(.serialized, arguments: CorpusCase.all)
     func matchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase) async throws {
-        try expectMatchesJQOnAnyNumberOfThreads(corpusCase, pieceSizes: [1, 5, 40])
+        try expectMatchesJQOnAnyNumberOfThreads(corpusCase, pieceSizes: [1, 5, 40], alsoUnprojected: true)
     }
 }
 
@@ -104,13 +108,19 @@ struct JQCorpusTests {
 
 /// `corpusCase` in this process on one thread against jq's output; then cut
 /// into pieces of each of `pieceSizes` bytes on two threads, against one
-/// thread: the same bytes, messages and status.
+/// thread: the same bytes, messages and status. `alsoUnprojected`: and on
+/// one thread with every element built whole.
 func expectMatchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase, pieceSizes: [Int], exactStatus: Bool = false,
+                                         alsoUnprojected: Bool = false,
                                          adjusting adjust: (inout JSONStreamOptions) -> Void = { _ in },
                                          sourceLocation: SourceLocation = #_sourceLocation) throws {
     let single = try InProcess.run(corpusCase, projecting: true) { adjust(&$0); $0.threads = 1 }
     expectMatchesJQ(corpusCase, stdout: single.stdout, stderr: single.stderr, status: single.status.rawValue,
                     exactStatus: exactStatus, sourceLocation: sourceLocation)
+    if alsoUnprojected {
+        let whole = try InProcess.run(corpusCase, projecting: false) { adjust(&$0); $0.threads = 1 }
+        #expect(whole == single, "built whole", sourceLocation: sourceLocation)
+    }
     for pieceSize in pieceSizes {
         let parallel = try InProcess.run(corpusCase, projecting: true) {
             adjust(&$0)
@@ -144,52 +154,5 @@ func expectMatchesJQ(_ corpusCase: CorpusCase, stdout: Data, stderr: String, sta
     // reported and the status is the last value's.)
     if !exactStatus && (status == 0 || status == 1 || (status == 4 && corpusCase.exit == 4)) {
         #expect(stderr.isEmpty, sourceLocation: sourceLocation)
-    }
-}
-
-/// `runJSONStream` in this process, with stdout and stderr sent to files.
-enum InProcess {
-    struct Result {
-        var stdout: Data
-        var stderr: String
-        var status: JSONStreamTool.ExitStatus
-    }
-
-    static func run(_ corpusCase: CorpusCase, projecting: Bool,
-                    adjusting adjust: (inout JSONStreamOptions) -> Void = { _ in }) throws -> Result {
-        var options = JSONStreamOptions()
-        options.filter = .text(corpusCase.filter)
-        options.files = [corpusCase.inputPath]
-        options.inputFormat = corpusCase.format == "lines" ? .lines : .array
-        if let path = corpusCase.path { options.path = try CommandLineSyntax.keyPath(path) }
-        var flags = (corpusCase.options ?? [])[...]
-        while let flag = flags.popFirst() {
-            switch flag {
-            case "-r": options.rawOutput = true
-            case "-j": options.joinOutput = true
-            case "-a": options.asciiOutput = true
-            case "-S": options.sortKeys = true
-            case "-e": options.exitStatus = true
-            case "--arg": options.stringArguments.append((flags.removeFirst(), flags.removeFirst()))
-            case "--argjson": options.jsonArguments.append((flags.removeFirst(), flags.removeFirst()))
-            default: Issue.record("unknown option \(flag)")
-            }
-        }
-        options.projectsInput = projecting
-        adjust(&options)
-        return try run(options)
-    }
-
-    /// `input`: the descriptor standard input reads (none by default).
-    static func run(_ options: JSONStreamOptions, input: Int32 = -1) throws -> Result {
-        let directory = try TemporaryDirectory()
-        let out = open(directory.path("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let err = open(directory.path("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let status = runJSONStream(options, streams: StandardStreams(input: input, output: out, error: err))
-        close(out)
-        close(err)
-        return Result(stdout: try Data(contentsOf: URL(fileURLWithPath: directory.path("stdout"))),
-                      stderr: try String(contentsOfFile: directory.path("stderr"), encoding: .utf8),
-                      status: status)
     }
 }

@@ -192,6 +192,18 @@ import Testing
             let found = text.contains(line.trimmingCharacters(in: .whitespaces))
             #expect(found, "example line missing: \(line). \(advice)")
         }
+        // The prose too: each paragraph is one line of the discussion, and one of the page.
+        for line in help.command.discussion.components(separatedBy: "\n") where !Self.isHeading(line) {
+            let found = text.contains(line.trimmingCharacters(in: .whitespaces))
+            #expect(found, "discussion line missing: \(line.prefix(60))…. \(advice)")
+        }
+    }
+
+    /// A blank line, or a heading of the discussion (`EXAMPLES`, `EXIT STATUS (jq 1.8's)`),
+    /// which the page turns into a section of its own.
+    static func isHeading(_ line: String) -> Bool {
+        let words = line.prefix { $0 != "(" }.trimmingCharacters(in: .whitespaces)
+        return words.isEmpty || (!line.hasPrefix(" ") && words == words.uppercased())
     }
 
     /// Runs `command` with /bin/sh in `directory`, with `path` first in PATH.

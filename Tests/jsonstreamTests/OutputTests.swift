@@ -51,7 +51,7 @@ struct OutputTests {
     /// from the tape; `select(C) | .` builds it: the same bytes, errors and
     /// exit status.
     @Test("`select(C)` copied from the tape prints what a built value prints")
-    func selectionFromTheTape() async throws {
+    func selectionFromTheTape() throws {
         let input = [#"{"id":1,"active":true,"abv":9.5,"tags":["a"],"n":{"x":3},"s":"é"}"#,
                      #"{"id":2,"active":false,"abv":"x","tags":[],"n":{"x":1}}"#,
                      #"{"id":3,"active":null,"abv":4,"tags":["b","c"],"dup":1,"dup":2}"#,
@@ -59,13 +59,13 @@ struct OutputTests {
         let filters = ["select(.active)", "select(.abv > 8)", "select(.tags | length > 0)", "select(.n.x == 3)",
                        "select(.active, .abv)", "select(.abv | test(\"x\"))", "select(.dup == 2)",
                        "select(.tags > \"z\")", "select(.n != 1 and .tags)"]
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("input.json", input)
         for filter in filters {
             for options in [[], ["-a"], ["--seq"], ["-e"], ["--indent", "1"]] {
-                let copied = try await jsonstream(options + [filter], input: input)
-                let built = try await jsonstream(options + [filter + " | ."], input: input)
-                #expect(copied.output == built.output, "\(filter) \(options)")
-                #expect(copied.stderr == built.stderr, "\(filter) \(options)")
-                #expect(copied.status == built.status, "\(filter) \(options)")
+                let copied = try InProcess.run(options, filter, file: file)
+                let built = try InProcess.run(options, filter + " | .", file: file)
+                #expect(copied == built, "\(filter) \(options)")
             }
         }
     }
@@ -76,22 +76,43 @@ struct OutputTests {
     /// repeated, `null`, or under a value that is neither an object nor
     /// `null` (the filter's error), and where `select` gives two outputs.
     @Test("Member paths copied from the tape print what the filter prints")
-    func memberPathFromTheTape() async throws {
+    func memberPathFromTheTape() throws {
         let input = [#"{"a":{"b":"é","c":[1,{"d":2}]},"k":1}"#, #"{"a":{"b":1,"b":{"x":[true]}}}"#,
                      #"{"a":{}}"#, #"{"a":null}"#, #"{"a":{"b":false}}"#, #"{"a":"text"}"#, #"{"a":[1]}"#,
                      "null", "5", #"{"a":{"b":"\u007f\n"}, "a":{"b":2}}"#, #"{"":{"b":3}}"#,
                      #"{"a":{"b":1.000,"c":1E2}}"#].joined(separator: "\n") + "\n"
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("input.json", input)
         for filter in [".a.b", ".a", ".a.c", ".missing.b", #".a | ."b""#, #"."".b"#, "{k, b: .a.b, e: .}",
                        "select(.k) | {k, c: .a.c}", "select(.a.b) | .a.b", "select(.a | type == \"object\") | {b: .a.b}",
                        "select(.k, .k) | {k}", "{}", ".a | length", "{n: (.a.b | length), c: (.a.c | length)}",
                        "select(.k) | {l: (.a | length), m: (.missing | length)}"] {
             for options in [[], ["-a"], ["--seq"], ["-e"], ["--indent", "1"], ["--on-error", "skip"], ["-r"], ["-j"],
                             ["-r", "-a"], ["--raw-output0"]] {
-                let copied = try await jsonstream(options + [filter], input: input)
-                let built = try await jsonstream(options + ["\(filter) | . as $x | $x"], input: input)
-                #expect(copied.output == built.output, "\(filter) \(options)")
-                #expect(copied.stderr == built.stderr, "\(filter) \(options)")
-                #expect(copied.status == built.status, "\(filter) \(options)")
+                let copied = try InProcess.run(options, filter, file: file)
+                let built = try InProcess.run(options, "\(filter) | . as $x | $x", file: file)
+                #expect(copied == built, "\(filter) \(options)")
+            }
+        }
+    }
+
+    /// The tests that compare two forms of a filter over many flags run in
+    /// this process (`InProcess`): its flags must set what the command line sets.
+    @Test("In process, each flag prints what the binary prints")
+    func inProcessFlagsMatchTheBinary() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("input.json", #"{"a":"é\u0001","b":[1,{"c":null}]}"# + "\n5\nnull\n")
+        let flagSets = [[], ["-c"], ["-r"], ["-j"], ["--raw-output0"], ["-a"], ["-S"], ["-e"], ["--seq"],
+                        ["--indent", "1"], ["--on-error", "skip"], ["--arg", "v", "x"], ["--argjson", "v", "[2]"]]
+        for flags in flagSets {
+            for jq in [false, true] {
+                let arguments = (jq ? ["--jq"] : []) + flags
+                let filter = flags.first == "--arg" || flags.first == "--argjson" ? "[., $v]" : ".a, .b, (.c? // .)"
+                let binary = try await jsonstream(arguments + [filter, file])
+                let inProcess = try InProcess.run(arguments, filter, file: file)
+                #expect(inProcess.stdout == binary.stdout, "\(arguments)")
+                #expect(inProcess.stderr == binary.stderr, "\(arguments)")
+                #expect(inProcess.status.rawValue == binary.status, "\(arguments)")
             }
         }
     }
