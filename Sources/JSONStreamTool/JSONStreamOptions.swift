@@ -174,6 +174,12 @@ package enum PositionalArgument: Sendable, Equatable {
 }
 
 extension JSONStreamOptions {
+    /// jq's default layout under `--jq`: pretty unless `-c` (`compact`), or
+    /// `--output`, chose another.
+    package mutating func settleJQLayout(compact: Bool) {
+        if jqMode && !compact && layout == .lines { layout = .pretty }
+    }
+
     /// Problems in a combination of options that each parsed fine: a usage
     /// error (exit 2), reported before anything is read.
     package func validationProblems() -> [String] {

@@ -165,8 +165,7 @@ struct JSONStreamCommand: ParsableCommand {
         try input.apply(to: &options)
         try output.apply(to: &options)
         reports.apply(to: &options)
-        // jq's default layout: pretty unless -c (or --indent/--tab chose one).
-        if options.jqMode && !output.compact && options.layout == .lines { options.layout = .pretty }
+        options.settleJQLayout(compact: output.compact)
         if let file = filter.filterFile {
             options.filter = .file(file)
             options.files = arguments

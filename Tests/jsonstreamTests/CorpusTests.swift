@@ -127,10 +127,7 @@ func expectMatchesJQOnAnyNumberOfThreads(_ corpusCase: CorpusCase, pieceSizes: [
             $0.threads = 2
             $0.pieceSize = pieceSize
         }
-        let note: Comment = "pieces of \(pieceSize) bytes"
-        #expect(parallel.stdout == single.stdout, note, sourceLocation: sourceLocation)
-        #expect(parallel.stderr == single.stderr, note, sourceLocation: sourceLocation)
-        #expect(parallel.status == single.status, note, sourceLocation: sourceLocation)
+        #expect(parallel == single, "pieces of \(pieceSize) bytes", sourceLocation: sourceLocation)
     }
 }
 

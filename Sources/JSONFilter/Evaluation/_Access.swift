@@ -80,12 +80,12 @@ enum _Access {
     /// match, which a walk would make quadratic in the text's length.
     private static func sliceString(_ string: String, _ from: JSONValue, _ to: JSONValue) throws -> String {
         var string = string
-        // Equal only when every code point is one byte; a native string
-        // knows whether it is ASCII, so this costs nothing then.
+        // Equal only when every code point is one byte: a native string
+        // knows whether it is ASCII (a long one keeps its UTF-16 offsets
+        // once counted), so the slices of one text cost no walk of it.
         let isASCII = string.utf16.count == string.utf8.count
         return try string.withUTF8 { bytes in
-            var count = isASCII ? bytes.count : 0
-            if !isASCII { for unsafe byte in unsafe bytes where byte & 0xC0 != 0x80 { count += 1 } }
+            let count = isASCII ? bytes.count : unsafe bytes.count { $0 & 0xC0 != 0x80 }
             let range = try sliceRange(from, to, count: count)
             if range.isEmpty { return "" }
             if count == bytes.count { return unsafe String(decoding: bytes[range], as: UTF8.self) }

@@ -11,8 +11,6 @@ enum InProcess {
         var stdout: Data
         var stderr: String
         var status: JSONStreamTool.ExitStatus
-
-        var output: String { String(decoding: stdout, as: UTF8.self) }
     }
 
     /// A corpus case's filter, input, format, key path and options.
@@ -39,8 +37,7 @@ enum InProcess {
     }
 
     /// The options that command-line flags set, as `jsonstream`'s option
-    /// groups set them (jq's pretty layout with `--jq` unless `-c`); an
-    /// unknown flag is a test failure.
+    /// groups set them; an unknown flag is a test failure.
     static func apply(_ flags: [String], to options: inout JSONStreamOptions) {
         var flags = flags[...]
         var compact = false
@@ -62,7 +59,7 @@ enum InProcess {
             default: Issue.record("unknown option \(flag)")
             }
         }
-        if options.jqMode && !compact && options.layout == .lines { options.layout = .pretty }
+        options.settleJQLayout(compact: compact)
     }
 
     /// `input`: the descriptor standard input reads (none by default).
