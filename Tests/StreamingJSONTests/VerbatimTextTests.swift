@@ -9,9 +9,13 @@ import Testing
 /// writing.
 @Suite("Element text copied as output")
 struct VerbatimTextTests {
+    /// More members than the key check holds on the stack.
+    static let manyKeys = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
     /// Text that is its own compact writing: copied.
     static let verbatim = [
         #"{"id":1,"name":"Pale Ale","tags":["a","b"],"n":{"x":[1,2.5,-0]},"e":{},"f":[]}"#,
+        // Keys told apart only by their length, their middle bytes, or each other's empty key.
+        #"{"":1,"a":2,"aa":3,"middle-byte-A-differs":4,"middle-byte-B-differs":5}"#, "{\(manyKeys)}",
         "{\"s\":\"x/é 🎉 \u{2028}\",\"big\":100000000000000000000000000001,\"t\":1.000,\"ok\":true,\"no\":false,\"z\":null}",
         #"[1,[2,[3,[]]],{"k":"v"}]"#, "[]", "{}", #""a string""#, "42", "-0.5", "true", "null",
         #"{"a key longer than sixteen bytes":"a value longer than sixteen bytes too"}"#,
@@ -24,7 +28,8 @@ struct VerbatimTextTests {
         #"{"a":"\/"}"#, #"{"a":"\u00e9"}"#, #"["\u001B"]"#, #"["\u007F"]"#, #"["\u000a"]"#, #"["\u0008"]"#,
         #"["\u0041"]"#, #"{"k":"\ud83c\udf7a"}"#, #"{"k\u0022":1}"#, #""\u0022""#,
         "{\"a\":\"x\u{7F}y\"}",  // DEL, raw
-        #"{"a":1,"a":2}"#, #"{"o":{"k":1,"k":[2]}}"#,
+        #"{"a":1,"a":2}"#, #"{"o":{"k":1,"k":[2]}}"#, #"{"":1,"":2}"#, "{\(manyKeys),\"k7\":0}",
+        #"{"middle-byte-A-differs":1,"x":0,"middle-byte-A-differs":2}"#,
         "[1E2]", #"{"n":1e5}"#, "0.00000001", #"{"n":-1.5E-3}"#,
     ]
 

@@ -289,6 +289,19 @@ enum {
 /// needs room for `6 * length + 16` bytes. Reads nothing past the source.
 size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t length, int flags);
 
+// MARK: - Copying input text (verbatim.c)
+
+/// Whether the object at `tokens[object]` has no key twice; 0 also when
+/// memory for the check of a large object runs out.
+int sj_object_keys_distinct(const sj_token *tokens, const unsigned char *arena, size_t object);
+
+/// The length of jq's compact writing of the value at `tokens[index]`,
+/// escapes aside; -1 when its input text cannot stand for that writing
+/// whatever its length: a number jq writes otherwise (an exponent, more
+/// than six zeros after the point), an object with a repeated key, a token
+/// that is not a complete value.
+int64_t sj_verbatim_length(const sj_token *tokens, const unsigned char *arena, size_t index);
+
 // MARK: - Numbers
 
 /// The double nearest to `digits` × 10^`exponent10` (ties to even), negated

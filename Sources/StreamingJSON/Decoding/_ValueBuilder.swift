@@ -6,38 +6,28 @@ import Foundation
 /// `JSONValue._decode(from:at:path:)`, with less work per object.
 ///
 /// An object's members are collected into two arrays sized once from the
-/// tape's member count, and become a `JSONObject` without a lookup per key.
-/// Whether the keys are distinct is checked on the tape's bytes (lengths
-/// first, then the bytes) against the object's earlier keys, kept on a stack
-/// that is reused from element to element. An object with a repeated key, or
-/// with more than `pairwiseLimit` members, goes through `JSONObject`'s
-/// subscript, which applies jq's rule (the last value, at the first key's place).
+/// tape's member count, and become a `JSONObject` without a lookup per key
+/// when the tape's bytes show the keys distinct (`sj_object_keys_distinct`).
+/// An object with a repeated key goes through `JSONObject`'s subscript,
+/// which applies jq's rule (the last value, at the first key's place).
 ///
 /// Keys repeat from element to element (every record of a dump has the same
 /// ones), so their `String`s come from `_KeyCache` instead of being validated
 /// and, past 15 bytes, allocated again for every object.
 struct _ValueBuilder {
-    /// Above this many members, pairwise key comparison costs more than the
-    /// subscript's hashed index.
-    static let pairwiseLimit = 32
-
-    /// Key tokens of the objects being built, innermost last.
-    private var keyStack: [sj_token] = []
     private let keys = _KeyCache()
 
-    init() {
-        keyStack.reserveCapacity(64)
-    }
+    init() {}
 
     /// The value whose first token is `tape[index]`.
-    mutating func value(at index: Int, in tape: _TapeView) -> JSONValue {
+    func value(at index: Int, in tape: _TapeView) -> JSONValue {
         var cursor = index
         return unsafe build(&cursor, tape)
     }
 
     /// The value at `tape[index]`; when it is an object and `members` is
     /// given, with only those members (the others are skipped on the tape).
-    mutating func value(at index: Int, in tape: _TapeView, keeping members: _Projection?) -> JSONValue {
+    func value(at index: Int, in tape: _TapeView, keeping members: _Projection?) -> JSONValue {
         guard let members, unsafe tape[index].kind == _Kind.object else {
             return unsafe value(at: index, in: tape)
         }
@@ -54,7 +44,7 @@ struct _ValueBuilder {
         return .object(object)
     }
 
-    private mutating func build(_ cursor: inout Int, _ tape: _TapeView) -> JSONValue {
+    private func build(_ cursor: inout Int, _ tape: _TapeView) -> JSONValue {
         let token = unsafe tape[cursor]
         cursor += 1
         switch token.kind {
@@ -80,39 +70,18 @@ struct _ValueBuilder {
             var values: [JSONValue] = []
             keys.reserveCapacity(count)
             values.reserveCapacity(count)
-            var distinct = count <= Self.pairwiseLimit
-            let base = keyStack.count
+            let distinct = unsafe _JQWriter.hasDistinctKeys(tape, object: cursor - 1)
             for _ in 0..<count {
                 let key = unsafe tape[cursor]
                 cursor += 1
-                if distinct {
-                    distinct = unsafe !isRepeated(key, from: base, tape)
-                    keyStack.append(key)
-                }
                 unsafe keys.append(self.keys.string(tape.bytes(of: key)))
                 unsafe values.append(build(&cursor, tape))
             }
-            keyStack.removeSubrange(base...)
             if distinct { return .object(JSONObject(_distinctKeys: keys, values: values)) }
             var object = JSONObject()
             for position in 0..<count { object[keys[position]] = values[position] }
             return .object(object)
         }
-    }
-
-    /// Whether `key`'s bytes equal those of a key on the stack from `base` on.
-    @inline(__always)
-    private func isRepeated(_ key: sj_token, from base: Int, _ tape: _TapeView) -> Bool {
-        let length = key.length
-        var position = base
-        while position < keyStack.count {
-            let other = keyStack[position]
-            if unsafe other.length == length && _equalBytes(tape.start(of: other), tape.start(of: key), length) {
-                return true
-            }
-            position += 1
-        }
-        return false
     }
 
     /// The key of the member whose key token is `tape[index]`.

@@ -104,40 +104,9 @@ extension _JQWriter {
         return true
     }
 
-    /// Whether the object at `index` has no key twice: pairwise on the tape
-    /// for a few keys, a set of their bytes for many.
+    /// Whether the object at `index` has no key twice (`verbatim.c`).
+    @inline(__always)
     static func hasDistinctKeys(_ tape: _TapeView, object index: Int) -> Bool {
-        let count = unsafe tape[index].count
-        guard count > 1 else { return true }
-        if count > 32 {
-            var seen = Set<[UInt8]>()
-            var cursor = index + 1
-            for _ in 0..<count {
-                guard unsafe seen.insert(Array(tape.bytes(of: tape[cursor]))).inserted else { return false }
-                cursor = unsafe tape.member(after: cursor)
-            }
-            return true
-        }
-        return unsafe withUnsafeTemporaryAllocation(of: sj_token.self, capacity: count) { keys in
-            // One bit per key from its length and first byte: only a key whose
-            // bit is taken is compared with the ones before it.
-            var bits: UInt64 = 0
-            var cursor = index + 1
-            for position in 0..<count {
-                let key = unsafe tape[cursor]
-                let first = unsafe key.length > 0 ? Int(tape.start(of: key).pointee) : 0
-                let bit: UInt64 = 1 << ((key.length &* 7 &+ first) & 63)
-                if bits & bit != 0 {
-                    for earlier in 0..<position where unsafe keys[earlier].length == key.length
-                        && _equalBytes(tape.start(of: keys[earlier]), tape.start(of: key), key.length) {
-                        return false
-                    }
-                }
-                bits |= bit
-                unsafe keys[position] = key
-                cursor = unsafe tape.member(after: cursor)
-            }
-            return true
-        }
+        unsafe sj_object_keys_distinct(tape.tokens, tape.arena, index) != 0
     }
 }

@@ -30,34 +30,10 @@ extension _JQWriter {
     /// canonical form, an object with a repeated key, a value nested deeper
     /// than `write` prints (possible only when `maxDepth` allows it).
     static func verbatimLength(_ tape: _TapeView, at index: Int, maxDepth: Int) -> Int? {
-        let size = unsafe tape[index].size
         // Nesting is bounded by the tokens; only past that is it followed.
-        guard size <= depthLimit || maxDepth <= depthLimit else { return nil }
-        var length = 0
-        for cursor in index..<(index &+ size) {
-            let token = unsafe tape[cursor]
-            switch token.kind {
-            case _Kind.null, _Kind.true:
-                length &+= 4
-            case _Kind.false:
-                length &+= 5
-            case _Kind.number:
-                guard unsafe !JSONNumber.isNotCanonical(tape.bytes(of: token)) else { return nil }
-                length &+= token.length
-            case _Kind.string:
-                length &+= token.length &+ 2
-            case _Kind.key:
-                length &+= token.length &+ 3  // quotes and colon
-            case _Kind.array:
-                length &+= token.count == 0 ? 2 : token.count &+ 1  // brackets and commas
-            case _Kind.object:
-                guard unsafe hasDistinctKeys(tape, object: cursor) else { return nil }
-                length &+= token.count == 0 ? 2 : token.count &+ 1
-            default:
-                return nil
-            }
-        }
-        return length
+        guard unsafe tape[index].size <= depthLimit || maxDepth <= depthLimit else { return nil }
+        let length = unsafe sj_verbatim_length(tape.tokens, tape.arena, index)
+        return length < 0 ? nil : Int(length)
     }
 
     /// Appends `text`, the input text of a value whose `verbatimLength` is
