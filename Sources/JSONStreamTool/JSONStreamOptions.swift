@@ -15,12 +15,24 @@ package struct JSONStreamOptions: Sendable {
 
     /// How the input is cut into elements (`--input`).
     package enum InputFormat: String, Sendable, CaseIterable {
-        /// An array when the first byte is `[` (or with `--path`), JSON Lines otherwise.
+        /// JSON Lines for a file named `*.jsonl` or `*.ndjson` (compressed or
+        /// not); otherwise an array when the first byte is `[` (or with
+        /// `--path`), JSON Lines otherwise.
         case auto
         /// The elements of the root array, or of the array at `--path`.
         case array
         /// One value per line (any whitespace-separated values).
         case lines
+    }
+
+    /// Whether `file` is named as JSON Lines: `.jsonl` or `.ndjson`, before
+    /// any compression suffix.
+    package static func namesJSONLines(_ file: String) -> Bool {
+        var name = file.lowercased()[...]
+        if let suffix = [".gz", ".zst", ".bz2", ".xz"].first(where: { name.hasSuffix($0) }) {
+            name = name.dropLast(suffix.count)
+        }
+        return name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson")
     }
 
     /// How results are laid out (`--output`).

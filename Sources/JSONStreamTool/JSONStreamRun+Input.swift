@@ -361,14 +361,15 @@ extension JSONStreamRun {
         case .syntaxError(let error):
             counters.elementsIn += 1
             let place = "\(name):\(error.line):\(error.column)" + elementSuffix(index + 1)
+            let message = error.message + (isArray ? afterTheArrayHint(error) : "")
             if skips {
                 counters.skipped += 1
-                say("jsonstream: skipped (at \(place)): \(error.message); the rest of \(name) cannot be read")
+                say("jsonstream: skipped (at \(place)): \(message); the rest of \(name) cannot be read")
                 closeCurrentInput()
                 return false
             }
             inputFailed = true
-            say("jsonstream: error (at \(place)): \(error.message)")
+            say("jsonstream: error (at \(place)): \(message)")
             finishReading()
 
         case .readError(let error):
@@ -405,14 +406,14 @@ extension JSONStreamRun {
                                     beforeBlockingRead: flush)
                     : try RawLineReader(contentsOfFile: file, onOneThread: runsOnOneThread, beforeBlockingRead: flush)
             } else if file == "-" {
-                inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat,
+                inputs.reader = _ValueReader(descriptor: streams.input, format: streamFormat(for: "-"),
                                              path: followedPath ?? options.path, followingRoots: followedPath != nil,
                                              makingEvents: makesEvents, limits: options.limits, projection: projection,
                                              onOneThread: runsOnOneThread, readFirst: stdinPeeked,
                                              beforeBlockingRead: flush)
                 stdinPeeked = []
             } else {
-                inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat,
+                inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat(for: file),
                                                  path: followedPath ?? options.path,
                                                  followingRoots: followedPath != nil, makingEvents: makesEvents,
                                                  limits: options.limits, projection: projection,
@@ -447,14 +448,26 @@ extension JSONStreamRun {
         inputs.finished = true
     }
 
-    var streamFormat: JSONStreamFormat {
+    /// How `file` is cut into elements. `--input auto` takes a file named as
+    /// JSON Lines for JSON Lines whatever its first byte: lines that are
+    /// arrays start with `[` too.
+    func streamFormat(for file: String) -> JSONStreamFormat {
         // jq's command line: every top-level value is one input.
         if options.jqMode { return .jsonLines }
         switch options.inputFormat {
-        case .auto: return .auto
+        case .auto: return options.path.isEmpty && JSONStreamOptions.namesJSONLines(file) ? .jsonLines : .auto
         case .array: return .array
         case .lines: return .jsonLines
         }
+    }
+
+    /// What a value after a root array read with `--input auto` adds to
+    /// its message: the likely cause, JSON Lines of arrays.
+    private func afterTheArrayHint(_ error: JSONSyntaxError) -> String {
+        guard !options.jqMode, options.inputFormat == .auto, options.path.isEmpty, error.followsTheValue else {
+            return ""
+        }
+        return " (read as one array, since it starts with '['; for JSON Lines, use --input lines)"
     }
 
     /// Called before a read from stdin that would wait: what is computed so

@@ -315,7 +315,7 @@ extension JSONStreamRun {
     private func makeSplitter(_ file: String, pieceSize: Int) -> _PieceSplitter? {
         // `--jq '.[] | F'` cuts a root array only (`.items[] | F`, the array
         // at the plan's path): any other value is read whole.
-        let format = plan != nil ? JSONStreamFormat.array : streamFormat
+        let format = plan != nil ? JSONStreamFormat.array : streamFormat(for: file)
         let path = plan?.path ?? options.path
         guard file == "-" else {
             return try? _PieceSplitter(contentsOfFile: file, format: format, path: path, limits: options.limits,

@@ -67,7 +67,8 @@ struct JSONStreamCommand: ParsableCommand {
                 7
                 8
 
-              JSON Lines: any input that does not start with '[' (or --input lines):
+              JSON Lines: a file named *.jsonl or *.ndjson, or any input that does not
+              start with '[' (or --input lines):
                 $ printf '{"level":"info"}\\n{"level":"error","code":504}\\n' > app.jsonl
                 $ jsonstream 'select(.level == "error") | .code' app.jsonl
                 504

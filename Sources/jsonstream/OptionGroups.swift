@@ -96,7 +96,7 @@ struct InputOptions: ParsableArguments {
     var path: String?
 
     @Option(help: ArgumentHelp(
-        "How the input is cut into elements: auto (an array when it starts with '[', JSON Lines otherwise), array, or lines.",
+        "How the input is cut into elements: auto (JSON Lines for a file named *.jsonl or *.ndjson; otherwise an array when it starts with '[', JSON Lines otherwise), array, or lines.",
         valueName: "format"))
     var input: JSONStreamOptions.InputFormat = .auto
 

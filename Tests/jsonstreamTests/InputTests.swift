@@ -67,6 +67,29 @@ struct InputTests {
         #expect(notArray.stderr.contains("Expected an array at the root but found an object"), "\(notArray.stderr)")
     }
 
+    @Test("--input auto: a file named as JSON Lines is JSON Lines, even when its values are arrays")
+    func namedJSONLines() async throws {
+        let directory = try TemporaryDirectory()
+        for name in ["rows.jsonl", "ROWS.NDJSON"] {
+            let path = directory.path(name)
+            try Data("[1,2,3]\n[4]\n".utf8).write(to: URL(fileURLWithPath: path))
+            let run = try await jsonstream(["-c", "length", path])
+            #expect(run.lines == ["3", "1"], "\(name): \(run.stderr)")
+        }
+        // Compressed: the name before the compression's suffix counts. A root array is then one value.
+        let archive = directory.path("records.jsonl.gz")
+        try FileManager.default.copyItem(atPath: CompressedInputToolTests.archive("records.json.gz"), toPath: archive)
+        #expect(try await jsonstream(["length", archive]).lines == ["3000"])
+        // Named otherwise, or on stdin, a first '[' makes one array; a value after it is an error that says why.
+        let piped = try await jsonstream(["-c", "length"], input: "[1,2,3]\n[4]\n")
+        #expect(piped.lines == ["1", "2", "3"])
+        #expect(piped.status == 5)
+        let hint = "after the end of the JSON value (read as one array, since it starts with '['; for JSON Lines, use --input lines)"
+        #expect(piped.stderr.contains(hint), "\(piped.stderr)")
+        let garbage = try await jsonstream(["--input", "array", "-c", "."], input: "[1]\n[2]\n")
+        #expect(!garbage.stderr.contains("--input lines"), "--input array was asked for: \(garbage.stderr)")
+    }
+
     @Test("--path streams a nested array")
     func path() async throws {
         let twitter = JSONStreamBinary.fixture("nativejson/twitter.json")

@@ -14,6 +14,16 @@ struct ToolUnitTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    @Test("A file named *.jsonl or *.ndjson, compressed or not, is named as JSON Lines")
+    func namesJSONLines() {
+        for name in ["a.jsonl", "dir.json/A.JSONL", "b.ndjson", "c.jsonl.gz", "d.NDJSON.ZST", "e.jsonl.bz2", "f.jsonl.xz"] {
+            #expect(JSONStreamOptions.namesJSONLines(name), "\(name)")
+        }
+        for name in ["a.json", "jsonl", "a.jsonl.tar", "a.gz", "a.jsonlines", "a.jsonl.gz.gz", "-"] {
+            #expect(!JSONStreamOptions.namesJSONLines(name), "\(name)")
+        }
+    }
+
     @Test("CSV fields: quoting only when needed, doubled quotes, JSON for nested values")
     func csvFields() throws {
         var writer = TableWriter(format: .csv, columns: nil, sortsKeys: false)
