@@ -52,7 +52,9 @@ struct PieceResult: @unchecked Sendable {
 final class PieceWorker: @unchecked Sendable {
     private let filter: JSONFilter
     let context = JSONFilterContext()
-    private var formatter: ResultFormatter
+    // Unchecked: used for every element, where a dynamic exclusivity check
+    // is a runtime call; only this worker's thread touches it.
+    @exclusivity(unchecked) private var formatter: ResultFormatter
     private let layout: JSONStreamRun.ElementOutput
     private let limits: _ParserLimits
     private let projection: _Projection?
@@ -62,7 +64,7 @@ final class PieceWorker: @unchecked Sendable {
         // `--jq '.[] | F'`: each element goes through `F`, as `jsonstream F` runs it.
         filter = try (run.eachElement?.filter ?? run.filter).independentCopy()
         context.namedArguments = run.context.namedArguments
-        formatter = run.formatter
+        unsafe formatter = run.formatter
         layout = run.elementOutput(of: filter)
         limits = run.options.limits
         projection = run.projection
@@ -76,7 +78,7 @@ final class PieceWorker: @unchecked Sendable {
         let reader = _ValueReader(piece: piece, limits: limits, projection: projection)
         if case .filtered = layout {} else { reader.buildsValues = false }
         var result = PieceResult(isArray: piece.isArray, output: output)
-        formatter.beginPiece()
+        unsafe formatter.beginPiece()
         reading: while true {
             let event = reader.next()
             switch event {
@@ -112,17 +114,17 @@ final class PieceWorker: @unchecked Sendable {
         do {
             switch layout {
             case .copied:
-                formatter.append(from: reader, into: &result.output)
+                unsafe formatter.append(from: reader, into: &result.output)
                 result.results += 1
             case .selected(let selection):
                 try selection.forEachOutput(of: reader, context: context) {
-                    formatter.append(from: reader, into: &result.output)
+                    unsafe formatter.append(from: reader, into: &result.output)
                     result.results += 1
                 }
             case .members(let layout, let selection):
                 let written = try JSONStreamRun.forEachMembersOutput(of: reader, selection: selection,
                                                                      context: context) {
-                    guard formatter.append(members: layout, from: reader, into: &result.output) != nil else {
+                    guard unsafe formatter.append(members: layout, from: reader, into: &result.output) != nil else {
                         return false
                     }
                     result.results += 1
@@ -130,16 +132,16 @@ final class PieceWorker: @unchecked Sendable {
                 }
                 if !written {
                     try filter.apply(to: reader.lastElementValue(keeping: nil), context: context) { value in
-                        try formatter.append(value, into: &result.output)
+                        try unsafe formatter.append(value, into: &result.output)
                         result.results += 1
                     }
                 }
             case .filtered:
                 try filter.apply(to: value, context: context) { value in
                     let start = result.output.count
-                    try formatter.append(value, into: &result.output)
+                    try unsafe formatter.append(value, into: &result.output)
                     result.results += 1
-                    let header = formatter.takeTableHeaderMark()
+                    let header = unsafe formatter.takeTableHeaderMark()
                     if header.marked { result.events.append((start, .tableHeader(keys: header.pieceKeys))) }
                 }
             }

@@ -77,7 +77,9 @@ struct VerbatimTextTests {
             let reading = try read(text, format: format, pieceSize: pieceSize, style: JQOutputStyle())
             #expect(reading.problems.isEmpty, "\(format) \(pieceSize): \(reading.problems)")
             #expect(reading.elements == lines.count)
-            #expect(reading.copied == Self.verbatim.count, "\(format) \(pieceSize)")
+            // Numbers, booleans and null are written from the tape, not copied.
+            let copyable = Self.verbatim.filter { $0.first == "{" || $0.first == "[" || $0.first == "\"" }
+            #expect(reading.copied == copyable.count, "\(format) \(pieceSize)")
         }
     }
 

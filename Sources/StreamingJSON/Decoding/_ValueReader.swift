@@ -57,35 +57,38 @@ import Foundation
     /// Index of the element `next()` returned last, counting lost elements
     /// too; -1 before the first. After `.syntaxError`, `index + 1` is the
     /// element the error is in.
-    package private(set) var index = -1
+    // Unchecked, these and the state below: read or written for every element,
+    // where a dynamic exclusivity check is a runtime call each time. Only this
+    // class's methods write them, none while another access to them is open.
+    @exclusivity(unchecked) package private(set) var index = -1
 
     let stream: _ElementStream
     /// Where `writeLastElement` writes a value from the tape before
     /// appending it whole (`_JQWriter.writeTapeValue`); freed in `deinit`.
-    private var scratch = unsafe _Growable<UInt8>(capacity: 4096)
+    @exclusivity(unchecked) private var scratch = unsafe _Growable<UInt8>(capacity: 4096)
     /// The file, for its compressed position (`bytesRead`); nil for a piece.
     private let source: _ReaderSource?
     /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
-    var builder = _ValueBuilder()
+    let builder = _ValueBuilder()
 
     /// The stream's own numbering, which skips lost JSON Lines values.
-    private var ordinal = 0
+    @exclusivity(unchecked) private var ordinal = 0
     /// Absolute tape index of the last element returned as a value.
-    private var elementStart: Int?
-    private var finished = false
+    @exclusivity(unchecked) private var elementStart: Int?
+    @exclusivity(unchecked) private var finished = false
     /// When false, elements and members are parsed and counted but not
     /// built: `.value(.null)`, `.member("", .null)` stand for them.
-    package var buildsValues = true
+    @exclusivity(unchecked) package var buildsValues = true
     /// Following roots: between the marks of a target object.
     private var inTargetObject = false
     /// A piece's bytes and the input offset of the first (`init(piece:)`):
     /// where `writeLastElement` copies an element's text from.
-    private var pieceText: (bytes: Data, offset: UInt64)?
+    @exclusivity(unchecked) private var pieceText: (bytes: Data, offset: UInt64)?
     /// For `_JQWriter.verbatimLength`.
     private let maxDepth: Int
     /// Elements `writeLastElement` copied from the input's text.
-    package private(set) var elementsCopied = 0
+    @exclusivity(unchecked) package private(set) var elementsCopied = 0
 
     /// Reads the file at `path`. `beforeBlockingRead` is as for a descriptor:
     /// the path may name a pipe (`<(command)`). `onOneThread`: parse and
@@ -133,7 +136,7 @@ import Foundation
         let stream = _ElementStream(source: _DataSource(piece.bytes), mode: piece.mode, path: piece.path,
                                     limits: options.limits, origin: piece.origin)
         self.init(stream: stream, source: nil, options: options)
-        pieceText = (piece.bytes, piece.origin.byteOffset)
+        unsafe pieceText = (piece.bytes, piece.origin.byteOffset)
     }
 
     /// Reads `source`, which starts at `origin` in the input, on the calling
@@ -143,7 +146,7 @@ import Foundation
         let options = Self.options(limits: limits, projection: projection)
         let stream = _ElementStream(source: source, mode: mode, path: path, limits: options.limits, origin: origin)
         self.init(stream: stream, source: nil, options: options)
-        index = firstIndex - 1
+        unsafe index = firstIndex - 1
         // Following roots, the first target's mark starts the count again.
         if mode == .roots { firstTargetIndex = firstIndex }
     }
@@ -200,39 +203,39 @@ import Foundation
     /// The next element, error or the end. After `.syntaxError`, `.readError`
     /// or `.end`, every call returns `.end`.
     package func next() -> Event {
-        guard !finished else { return .end }
-        elementStart = nil
+        guard unsafe !finished else { return .end }
+        unsafe elementStart = nil
         let thrownBefore = stream.pendingErrorsThrown
         do {
-            switch try stream.element(ordinal) {
+            switch try stream.element(unsafe ordinal) {
             case .end, .needsInput, .dropped:  // a pulled source never needs input; nothing trails
-                finished = true
+                unsafe finished = true
                 return .end
             case .element(let start):
-                index += 1
-                ordinal += 1
+                unsafe index += 1
+                unsafe ordinal += 1
                 guard let local = stream.local(start) else { return .end }
                 if stream.mode == .events { return event(at: local) }
                 if stream.mode == .roots, let event = rootsEvent(at: local) {
-                    if case .mark = event {} else { elementStart = start }
+                    if case .mark = event {} else { unsafe elementStart = start }
                     return event
                 }
                 if unsafe stream.view[local].kind == _Kind.oversized {
                     let error = syntaxError(in: decoder.oversized(at: start, path: .root))
                     return .elementError(error, isLimit: true)
                 }
-                elementStart = start
-                guard buildsValues else { return .value(.null) }
+                unsafe elementStart = start
+                guard unsafe buildsValues else { return .value(.null) }
                 return unsafe .value(builder.value(at: local, in: stream.view))
             }
         } catch {
             if stream.pendingErrorsThrown != thrownBefore {
                 // A malformed JSON Lines value: the stream resumes after it.
-                index += 1
+                unsafe index += 1
                 let syntax = syntaxError(in: error)
                 return .elementError(syntax, isLimit: Self.isLimit(syntax))
             }
-            finished = true
+            unsafe finished = true
             if let syntax = (error as? DecodingError).flatMap(Self.underlyingSyntaxError) {
                 return .syntaxError(syntax)
             }
@@ -262,10 +265,10 @@ import Foundation
             // A mark is no element: the index `next()` counted for it is taken
             // back, or starts again before a target's first element.
             switch mark {
-            case .object: inTargetObject = true; index = takeFirstTargetIndex() - 1
-            case .array: index = takeFirstTargetIndex() - 1
-            case .end: inTargetObject = false; index -= 1
-            default: index -= 1
+            case .object: inTargetObject = true; unsafe index = takeFirstTargetIndex() - 1
+            case .array: unsafe index = takeFirstTargetIndex() - 1
+            case .end: inTargetObject = false; unsafe index -= 1
+            default: unsafe index -= 1
             }
             return .mark(mark)
         }
@@ -275,7 +278,7 @@ import Foundation
             return unsafe .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
                                         isLimit: true)
         }
-        guard buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
+        guard unsafe buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
         return unsafe .member(builder.key(at: local, in: view),
                               builder.value(at: local + 1, in: view))
     }
@@ -293,15 +296,18 @@ import Foundation
     /// have been built (`buildsValues`), as `writer` would write it at `level`.
     package func writeLastElement(with writer: _JQWriter, level: Int, into bytes: inout [UInt8]) {
         guard let index = lastElementIndex else { return }
-        // A member's value has no text of its own on the tape's elements.
-        if !inTargetObject, writer.writesVerbatim, appendText(ofElementAt: index, into: &bytes) { return }
+        // A member's value has no text of its own on the tape's elements. A
+        // number, boolean or null is written from the tape for less than the
+        // check that its text could be copied.
+        if !inTargetObject, writer.writesVerbatim, unsafe stream.view[index].kind >= _Kind.string,
+           appendText(ofElementAt: index, into: &bytes) { return }
         write(at: index, with: writer, level: level, into: &bytes)
     }
 
     /// The tape index of the element (or, following roots, the member's
     /// value) last returned; nil before the first or once it is dropped.
     var lastElementIndex: Int? {
-        guard let start = elementStart, let local = stream.local(start) else { return nil }
+        guard let start = unsafe elementStart, let local = stream.local(start) else { return nil }
         return inTargetObject ? local + 1 : local
     }
 
@@ -320,7 +326,7 @@ import Foundation
     /// it is what `writeTapeValue` would write (`_JQWriter+Verbatim.swift`);
     /// false when it appended nothing. Only a piece keeps its text.
     private func appendText(ofElementAt index: Int, into bytes: inout [UInt8]) -> Bool {
-        guard let pieceText, let end = stream.elementEnd(ordinal - 1) else { return false }
+        guard let pieceText = unsafe pieceText, let end = stream.elementEnd(unsafe ordinal - 1) else { return false }
         let view = unsafe stream.view
         let start = unsafe view[index].position
         guard start >= pieceText.offset, end >= start, end - pieceText.offset <= UInt64(pieceText.bytes.count),
@@ -331,7 +337,7 @@ import Foundation
             unsafe _JQWriter.appendVerbatim(UnsafeRawBufferPointer(rebasing: text[from..<to]), length: length,
                                             into: &bytes)
         }
-        if copied { elementsCopied += 1 }
+        if copied { unsafe elementsCopied += 1 }
         return copied
     }
 
@@ -366,13 +372,13 @@ import Foundation
 
     /// The key of the member last returned (when it was not built).
     package var lastMemberKey: String? {
-        guard inTargetObject, let start = elementStart, let local = stream.local(start) else { return nil }
+        guard inTargetObject, let start = unsafe elementStart, let local = stream.local(start) else { return nil }
         return unsafe builder.key(at: local, in: stream.view)
     }
 
     /// Where the element last returned as a value starts: line, column and byte offset.
     package func elementPosition() -> (line: Int, column: Int, byteOffset: Int)? {
-        guard let start = elementStart, let local = stream.local(start) else { return nil }
+        guard let start = unsafe elementStart, let local = stream.local(start) else { return nil }
         let position = unsafe stream.position(of: stream.view[local].position)
         return (position.line, position.column, position.byteOffset)
     }
