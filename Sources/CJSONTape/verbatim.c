@@ -54,16 +54,19 @@ static inline size_t sj_key_slot(const unsigned char *key, uint32_t length, unsi
 }
 
 /// Inserts the key at `tokens[object + offset]` into `slots` (2^bits of
-/// them, holding offsets from the object, SJ_NO_TOKEN when free); 0 when an
-/// equal key is there already.
+/// them, holding offsets from the object, SJ_NO_TOKEN when free): 1 when
+/// it was not there, 0 when an equal key was, -1 when the probes of the
+/// whole object passed `*budget`.
 static inline int sj_insert_key(uint32_t *slots, unsigned bits, const sj_token *tokens, const unsigned char *arena,
-                                size_t object, uint32_t offset) {
+                                size_t object, uint32_t offset, size_t *budget) {
     sj_token key = tokens[object + offset];
     size_t mask = ((size_t)1 << bits) - 1;
     size_t slot = sj_key_slot(arena + key.a, key.b, 64 - bits);
     while (slots[slot] != SJ_NO_TOKEN) {
         sj_token other = tokens[object + slots[slot]];
         if (other.b == key.b && sj_bytes_equal(arena + other.a, arena + key.a, key.b)) return 0;
+        if (*budget == 0) return -1;
+        --*budget;
         slot = (slot + 1) & mask;
     }
     slots[slot] = offset;
@@ -73,9 +76,14 @@ static inline int sj_insert_key(uint32_t *slots, unsigned bits, const sj_token *
 static int sj_keys_distinct_in(uint32_t *slots, unsigned bits, const sj_token *tokens, const unsigned char *arena,
                                size_t object) {
     memset(slots, 0xFF, ((size_t)1 << bits) * sizeof *slots);
+    uint32_t count = tokens[object].b;
+    // Keys made to share slots (the hash has no secret) would make the check
+    // quadratic; past a few probes a key on average, it gives up, and the
+    // caller builds the object through JSONObject, whose index is seeded.
+    size_t budget = 4 * (size_t)count + 64;
     uint32_t offset = 1;  // an element's tokens are fewer than 2^32 (SJ_ERROR_TOO_LARGE)
-    for (uint32_t member = 0; member < tokens[object].b; member++) {
-        if (!sj_insert_key(slots, bits, tokens, arena, object, offset)) return 0;
+    for (uint32_t member = 0; member < count; member++) {
+        if (sj_insert_key(slots, bits, tokens, arena, object, offset, &budget) != 1) return 0;
         offset += 1 + (uint32_t)sj_token_size(tokens[object + offset + 1]);
     }
     return 1;
@@ -91,7 +99,7 @@ int sj_object_keys_distinct(const sj_token *tokens, const unsigned char *arena, 
         return sj_keys_distinct_in(slots, bits, tokens, arena, object);
     }
     uint32_t *slots = malloc(((size_t)1 << bits) * sizeof *slots);
-    if (!slots) return 0;  // the caller then writes the object member by member, which keeps one of each
+    if (!slots) return 0;
     int distinct = sj_keys_distinct_in(slots, bits, tokens, arena, object);
     free(slots);
     return distinct;

@@ -11,6 +11,25 @@ import Testing
 struct VerbatimTextTests {
     /// More members than the key check holds on the stack.
     static let manyKeys = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+    /// An object of 100 keys that `verbatim.c`'s hash puts in one slot (made
+    /// for its multiplier: the second eight bytes undo the first's
+    /// product), too large for the small pieces above.
+    static let crowdedKeys: String = {
+        var state: UInt64 = 88_172_645_463_325_252
+        var members: [String] = []
+        while members.count < 100 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let first = (0..<8).map { UInt8(ascii: "a") + UInt8((state >> ($0 * 5)) % 26) }
+            let word = first.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let second = withUnsafeBytes(of: (0x4141_4141_4141_4141 ^ (word &* 0xFF51_AFD7_ED55_8CCD)).littleEndian) {
+                Array($0)
+            }
+            guard second.allSatisfy({ (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            else { continue }
+            members.append("\"\(String(decoding: first + second, as: UTF8.self))\":\(members.count)")
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }()
     /// Text that is its own compact writing: copied.
     static let verbatim = [
         #"{"id":1,"name":"Pale Ale","tags":["a","b"],"n":{"x":[1,2.5,-0]},"e":{},"f":[]}"#,
@@ -81,6 +100,15 @@ struct VerbatimTextTests {
             let copyable = Self.verbatim.filter { $0.first == "{" || $0.first == "[" || $0.first == "\"" }
             #expect(reading.copied == copyable.count, "\(format) \(pieceSize)")
         }
+    }
+
+    @Test("Keys crowded into one hash slot: the key check gives up, and the object is built, not copied")
+    func crowdedKeysAreBuilt() throws {
+        let reading = try read(Self.crowdedKeys + "\n", format: .jsonLines, pieceSize: 1 << 20, style: JQOutputStyle())
+        #expect(reading.problems.isEmpty, "\(reading.problems)")
+        #expect(reading.elements == 1)
+        // Distinct keys whose check ran to the end would have been copied.
+        #expect(reading.copied == 0)
     }
 
     @Test("Pretty or ASCII-only output is written from the tape, never copied", arguments: [

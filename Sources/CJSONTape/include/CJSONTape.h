@@ -291,8 +291,9 @@ size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t l
 
 // MARK: - Copying input text (verbatim.c)
 
-/// Whether the object at `tokens[object]` has no key twice; 0 also when
-/// memory for the check of a large object runs out.
+/// Whether the object at `tokens[object]` has no key twice; 0 also when it
+/// cannot tell (memory runs out, or keys crowd its hash table): the caller
+/// then builds the object, which keeps one value of each key.
 int sj_object_keys_distinct(const sj_token *tokens, const unsigned char *arena, size_t object);
 
 /// The length of jq's compact writing of the value at `tokens[index]`,
