@@ -128,6 +128,15 @@ SJ_HOT int sj_append(sj_parser *p, uint8_t kind, uint64_t position,
     return 1;
 }
 
+/// A token's kind (SJ_NULL ... SJ_MARK), from the top byte of its word.
+static inline uint32_t sj_token_kind(sj_token token) { return (uint32_t)(token.word >> 56); }
+
+/// Tokens the value at `token` occupies, itself included.
+static inline size_t sj_token_size(sj_token token) {
+    uint32_t kind = sj_token_kind(token);
+    return kind == SJ_ARRAY || kind == SJ_OBJECT ? (size_t)token.a + 1 : 1;
+}
+
 /// Whether `length` bytes at `a` and `b` are equal: inline, since keys are
 /// short and a call to memcmp per candidate cost more than the comparison.
 static inline int sj_bytes_equal(const unsigned char *a, const unsigned char *b, size_t length) {

@@ -190,7 +190,7 @@ size_t sj_parser_drop_elements(sj_parser *p, size_t count) {
     memmove(p->tape.tokens, p->tape.tokens + cut.token, tokens * sizeof(sj_token));
     memmove(p->tape.arena, p->tape.arena + cut.arena, bytes);
     for (size_t i = 0; i < tokens; i++) {
-        uint8_t kind = (uint8_t)(p->tape.tokens[i].word >> 56);
+        uint32_t kind = sj_token_kind(p->tape.tokens[i]);
         if (kind == SJ_NUMBER || kind == SJ_STRING || kind == SJ_KEY) p->tape.tokens[i].a -= cut.arena;
     }
     for (size_t i = 0; i < p->framing.depth; i++)
@@ -229,7 +229,7 @@ static int sj_parser_swap_complete(sj_parser *from, sj_parser *to) {
     memcpy(to->tape.tokens, from->tape.tokens + tokens, restTokens * sizeof(sj_token));
     memcpy(to->tape.arena, from->tape.arena + bytes, restBytes);
     for (size_t i = 0; i < restTokens; i++) {
-        uint8_t kind = (uint8_t)(to->tape.tokens[i].word >> 56);
+        uint32_t kind = sj_token_kind(to->tape.tokens[i]);
         if (kind == SJ_NUMBER || kind == SJ_STRING || kind == SJ_KEY) to->tape.tokens[i].a -= (uint32_t)bytes;
     }
 #define SJ_SWAP(type, field) do { type swap_ = from->field; from->field = to->field; to->field = swap_; } while (0)
@@ -283,7 +283,7 @@ int sj_parser_move_complete(sj_parser *from, sj_parser *to) {
     sj_token *target = to->tape.tokens + to->tape.tokenCount;
     memcpy(target, from->tape.tokens, tokens * sizeof(sj_token));
     for (size_t i = 0; i < tokens; i++) {
-        uint8_t kind = (uint8_t)(target[i].word >> 56);
+        uint32_t kind = sj_token_kind(target[i]);
         if (kind == SJ_NUMBER || kind == SJ_STRING || kind == SJ_KEY) target[i].a += arenaShift;
     }
     memcpy(to->tape.arena + to->tape.arenaCount, from->tape.arena, bytes);

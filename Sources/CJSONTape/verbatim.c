@@ -16,13 +16,6 @@
 
 enum { SJ_SMALL_BITS = 6 };  // up to 32 keys: 64 slots on the stack
 
-static inline uint32_t sj_token_kind(sj_token token) { return (uint32_t)(token.word >> 56); }
-
-static inline size_t sj_token_size(sj_token token) {
-    uint32_t kind = sj_token_kind(token);
-    return kind == SJ_ARRAY || kind == SJ_OBJECT ? (size_t)token.a + 1 : 1;
-}
-
 /// A hash of a key's bytes, for a table of 2^(64 - shift) slots. Keys of up
 /// to eight bytes are read in at most two loads that cover every byte;
 /// longer ones eight bytes at a time. The slot is the top of a product, which
@@ -105,14 +98,12 @@ int sj_object_keys_distinct(const sj_token *tokens, const unsigned char *arena, 
     return distinct;
 }
 
-/// Whether jq writes a number literal otherwise than its text: it has an
-/// exponent, or more than six zeros after the point (JSONNumber.isNotCanonical).
-static inline int sj_number_not_canonical(const unsigned char *text, uint32_t length) {
+int sj_number_not_canonical(const unsigned char *text, size_t length) {
     if (length == 0) return 0;
-    for (uint32_t at = 0; at < length; at++)
+    for (size_t at = 0; at < length; at++)
         if ((text[at] | 0x20) == 'e') return 1;
     if (text[0] == '-') { text++; length--; }
-    return text[0] == '0' && length > 8 && memcmp(text, "0.000000", 8) == 0;
+    return length > 8 && memcmp(text, "0.000000", 8) == 0;
 }
 
 int64_t sj_verbatim_length(const sj_token *tokens, const unsigned char *arena, size_t index) {

@@ -296,6 +296,10 @@ size_t sj_write_escaped(unsigned char *to, const unsigned char *source, size_t l
 /// then builds the object, which keeps one value of each key.
 int sj_object_keys_distinct(const sj_token *tokens, const unsigned char *arena, size_t object);
 
+/// Whether jq writes a number literal otherwise than its text: it has an
+/// exponent, or more than six zeros after the point.
+int sj_number_not_canonical(const unsigned char *text, size_t length);
+
 /// The length of jq's compact writing of the value at `tokens[index]`,
 /// escapes aside; -1 when its input text cannot stand for that writing
 /// whatever its length: a number jq writes otherwise (an exponent, more

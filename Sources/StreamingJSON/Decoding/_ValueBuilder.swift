@@ -17,8 +17,6 @@ import Foundation
 struct _ValueBuilder {
     private let keys = _KeyCache()
 
-    init() {}
-
     /// The value whose first token is `tape[index]`.
     func value(at index: Int, in tape: _TapeView) -> JSONValue {
         var cursor = index
@@ -70,7 +68,7 @@ struct _ValueBuilder {
             var values: [JSONValue] = []
             keys.reserveCapacity(count)
             values.reserveCapacity(count)
-            let distinct = unsafe _JQWriter.hasDistinctKeys(tape, object: cursor - 1)
+            let distinct = unsafe tape.hasDistinctKeys(object: cursor - 1)
             for _ in 0..<count {
                 let key = unsafe tape[cursor]
                 cursor += 1

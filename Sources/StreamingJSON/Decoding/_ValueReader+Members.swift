@@ -84,7 +84,7 @@ extension _ValueReader {
         case _Kind.array:
             return .length(token.count)
         case _Kind.object:
-            return unsafe _JQWriter.hasDistinctKeys(view, object: index) ? .length(token.count) : nil
+            return unsafe view.hasDistinctKeys(object: index) ? .length(token.count) : nil
         case _Kind.string:
             // Unicode scalars: the bytes that do not continue one.
             return unsafe .length(view.bytes(of: token).reduce(0) { $0 &+ ($1 & 0xC0 == 0x80 ? 0 : 1) })

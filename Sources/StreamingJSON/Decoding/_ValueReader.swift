@@ -299,9 +299,14 @@ import Foundation
         // A member's value has no text of its own on the tape's elements. A
         // number, boolean or null is written from the tape for less than the
         // check that its text could be copied.
-        if !inTargetObject, writer.writesVerbatim, unsafe stream.view[index].kind >= _Kind.string,
+        if !inTargetObject, writer.writesVerbatim, unsafe Self.hasText(stream.view[index].kind),
            appendText(ofElementAt: index, into: &bytes) { return }
         write(at: index, with: writer, level: level, into: &bytes)
+    }
+
+    /// Whether a value of `kind` is worth copying from its input text.
+    private static func hasText(_ kind: UInt8) -> Bool {
+        kind == _Kind.string || kind == _Kind.array || kind == _Kind.object
     }
 
     /// The tape index of the element (or, following roots, the member's

@@ -58,6 +58,13 @@ internal import CJSONTape
         }
     }
 
+    /// Whether the object at `index` has no key twice; false also when
+    /// `verbatim.c`'s check cannot tell, and the object is then built.
+    @inline(__always)
+    func hasDistinctKeys(object index: Int) -> Bool {
+        unsafe sj_object_keys_distinct(tokens, arena, index) != 0
+    }
+
     /// The index of the next member's key, after the member whose key is at `key`.
     @inline(__always)
     func member(after key: Int) -> Int { unsafe key &+ 1 &+ tokens[key &+ 1].size }

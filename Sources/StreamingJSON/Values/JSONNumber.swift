@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+internal import CJSONTape
 import Foundation
 
 /// A JSON number that keeps its literal text.
@@ -240,12 +241,11 @@ extension JSONNumber {
 
     /// Whether a literal's canonical form differs from its text: it has an
     /// exponent, or more than six zeros after the point.
+    /// The rule is `verbatim.c`'s, which also decides whether input text
+    /// can be copied.
     static func isNotCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = unsafe bytes.first else { return false }
-        for unsafe byte in unsafe bytes where byte | 0x20 == UInt8(ascii: "e") { return true }
-        guard first == UInt8(ascii: "0") || first == UInt8(ascii: "-") else { return false }
-        let digits = unsafe first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
-        return unsafe digits.count > 8 && digits.starts(with: "0.000000".utf8)
+        guard let base = bytes.baseAddress else { return false }
+        return unsafe sj_number_not_canonical(base, bytes.count) != 0
     }
 
     private static func canonical(_ bytes: [UInt8]) -> String? {

@@ -55,7 +55,7 @@ extension _JQWriter {
             unsafe out.append(UInt8(ascii: "]"))
             return index + token.size
         default:  // object
-            guard level < Self.depthLimit, unsafe Self.hasDistinctKeys(tape, object: index) else { return nil }
+            guard level < Self.depthLimit, unsafe tape.hasDistinctKeys(object: index) else { return nil }
             unsafe out.append(UInt8(ascii: "{"))
             var cursor = index + 1
             for position in 0..<token.count {
@@ -102,11 +102,5 @@ extension _JQWriter {
             return written + 2
         }
         return true
-    }
-
-    /// Whether the object at `index` has no key twice (`verbatim.c`).
-    @inline(__always)
-    static func hasDistinctKeys(_ tape: _TapeView, object index: Int) -> Bool {
-        unsafe sj_object_keys_distinct(tape.tokens, tape.arena, index) != 0
     }
 }
