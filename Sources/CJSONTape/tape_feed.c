@@ -129,6 +129,20 @@ void sj_parser_restart(sj_parser *p) {
     sj_forget_pending(p);
 }
 
+/// Forgets the element in progress and starts a new yajl handle that
+/// follows the key path again from the top: fed the target's opening
+/// (`[`, or `{"items":[`), it stands inside the target array, ready for an
+/// element. Complete elements stay, and so does their count.
+void sj_parser_reenter(sj_parser *p) {
+    sj_parser_restart(p);
+    p->framing.inTarget = 0;
+    p->framing.targetDone = 0;
+    p->framing.wholeTarget = 0;
+    p->framing.frameDepth = 0;
+    p->framing.pathDepth = 0;
+    p->framing.expect = 1;
+}
+
 // MARK: - Tokens across chunks
 
 /// Where the token in progress ends in `bytes`: the index just past it, or

@@ -344,11 +344,16 @@ extension JSONStreamRun {
         let name = inputs.name
         switch event {
         case .elementError(let error, let isLimit):
-            counters.elementsIn += 1
-            let place = "\(name):\(error.line):\(error.column)" + elementSuffix(index)
+            // Damage between an array's elements (an extra byte or comma, a
+            // stray bracket) broke no element: it is reported, not counted.
+            let between = isArray && !isLimit && error.elementIndex == nil
+            if !between { counters.elementsIn += 1 }
+            let place = "\(name):\(error.line):\(error.column)"
+                + (between ? (options.jqMode ? "" : ", between elements") : elementSuffix(index))
             if skips {
-                counters.skipped += 1
-                say("jsonstream: skipped (at \(place)): \(error.message)")
+                if !between { counters.skipped += 1 }
+                let passed = error.skippedBytes.map { "; \(grouped($0)) \($0 == 1 ? "byte" : "bytes") passed over" } ?? ""
+                say("jsonstream: skipped (at \(place)): \(error.message)\(passed)")
                 return true
             }
             inputFailed = true
@@ -362,13 +367,16 @@ extension JSONStreamRun {
             counters.elementsIn += 1
             let place = "\(name):\(error.line):\(error.column)" + elementSuffix(index + 1)
             let message = error.message + (isArray ? afterTheArrayHint(error) : "")
+            // The rest of this input cannot be read: never a success, even
+            // when skipping (nothing may be lost quietly).
+            inputFailed = true
             if skips {
                 counters.skipped += 1
-                say("jsonstream: skipped (at \(place)): \(message); the rest of \(name) cannot be read")
+                noteUnread(after: error)
+                say("jsonstream: error (at \(place)): \(message); the rest of \(name) cannot be read")
                 closeCurrentInput()
                 return false
             }
-            inputFailed = true
             say("jsonstream: error (at \(place)): \(message)")
             finishReading()
 
@@ -385,6 +393,15 @@ extension JSONStreamRun {
             return true
         }
         return false
+    }
+
+    /// Counts what a syntax error that ends the current input leaves
+    /// unread, for the summary (`--on-error skip`).
+    private func noteUnread(after error: JSONSyntaxError) {
+        let size = inputs.reader?.size
+        let unread = error.unreadBytes.map(UInt64.init)
+            ?? size.map { $0 - min($0, UInt64(error.byteOffset)) }
+        counters.inputsCutShort.append((inputs.name, unread))
     }
 
     /// How messages and `input_filename` name `file`: `<stdin>` for `-`, as

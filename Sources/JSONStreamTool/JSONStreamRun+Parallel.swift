@@ -29,9 +29,13 @@ struct PieceResult: @unchecked Sendable {
     }
 
     let isArray: Bool
-    /// A JSON Lines piece (not the last) that ended inside a value: it was
-    /// cut where the scan was fooled by a malformed line before, and it and
-    /// the pieces after it must be read again as one stream.
+    /// A piece (not the last) that ended inside a value: JSON Lines cut
+    /// where the scan was fooled by a malformed line before, or an array
+    /// whose damage left no element within the piece; or an array's piece
+    /// with a malformed element, after which the scan's cuts cannot be
+    /// trusted (a lost quote turns strings inside out). It and the pieces
+    /// after it must be read again as one stream, which resumes after the
+    /// damage where the structure says.
     var endsInsideValue = false
     var output: [UInt8] = []
     /// Each error, after the first `offset` bytes of `output`.
@@ -92,11 +96,18 @@ final class PieceWorker: @unchecked Sendable {
                     if piece.isArray && !skips { break reading }
                 }
             case .elementError(_, let isLimit):
+                if piece.isArray && !isLimit && skips {
+                    result.endsInsideValue = true
+                    break reading
+                }
                 result.events.append((result.output.count, .readProblem(event, index: reader.index)))
                 if !isLimit && !skips { break reading }
             case .syntaxError, .readError:
-                // In JSON Lines only the end of the input is a syntax error.
-                result.endsInsideValue = !piece.isArray && !piece.isLast
+                // Only at the end of the input can the stream not go on: a
+                // piece before it was cut in the wrong place (JSON Lines
+                // after a malformed line), or its damage leaves no element
+                // within it (an array): read again from it in one stream.
+                if case .syntaxError = event { result.endsInsideValue = !piece.isLast }
                 result.events.append((result.output.count, .readProblem(event, index: reader.index)))
                 break reading
             case .end:

@@ -444,7 +444,14 @@ final class JSONStreamRun {
     private func report() {
         if options.errorPolicy == .skip && counters.skipped > 0 {
             let noun = counters.elementsIn == 1 ? "element" : "elements"
-            diagnostics.print("jsonstream: \(grouped(counters.skipped)) of \(grouped(counters.elementsIn)) \(noun) skipped")
+            var line = "jsonstream: \(grouped(counters.skipped)) of \(grouped(counters.elementsIn)) \(noun) skipped"
+            // The last line says what was lost for good, so that no one takes
+            // a short read for a whole one.
+            for (name, unread) in counters.inputsCutShort {
+                let amount = unread.map { $0 == 0 ? "ended inside an element" : "\(byteSize($0)) left unread" }
+                line += "; \(name): \(amount ?? "the rest left unread")"
+            }
+            diagnostics.print(line)
         }
         if options.stats {
             diagnostics.print(statisticsLine(counters, bytes: counters.bytesOfFinishedInputs,

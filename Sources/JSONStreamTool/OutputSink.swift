@@ -44,12 +44,22 @@ final class OutputSink {
         buffer.reserveCapacity(2 * Self.blockSize)
     }
 
-    /// Creates (or truncates) the file at `path` for writing.
+    /// Creates a file that appears at `path` only when complete: it is
+    /// written as `path` + ``partialSuffix`` and renamed by `close()`, so
+    /// that a run interrupted (a signal, a full disk) leaves nothing under
+    /// the final name that could pass for a whole file.
     convenience init(creatingFileAt path: String) throws {
-        let fd = unsafe open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError.failed(path: path, errno: errno) }
+        let partial = path + Self.partialSuffix
+        let fd = unsafe open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError.failed(path: partial, errno: errno) }
         self.init(descriptor: fd, name: path, flushesEachResult: false, ownsDescriptor: true)
+        finalPath = path
     }
+
+    /// Added to a file's name while it is being written.
+    static let partialSuffix = ".partial"
+    /// Where `close()` moves a file written under a temporary name.
+    private var finalPath: String?
 
     deinit {
         if ownsDescriptor { _ = Self.closeDescriptor(descriptor) }
@@ -105,6 +115,12 @@ final class OutputSink {
         ownsDescriptor = false  // whatever happens, the deinit must not close it again
         if Self.closeDescriptor(descriptor) != 0 && errno != EINTR {
             throw OutputError.failed(path: name, errno: errno)
+        }
+        if let finalPath {
+            self.finalPath = nil
+            guard unsafe rename(finalPath + Self.partialSuffix, finalPath) == 0 else {
+                throw OutputError.failed(path: finalPath, errno: errno)
+            }
         }
     }
 

@@ -65,6 +65,9 @@ struct RunCounters {
     var elementsIn = 0
     var resultsOut = 0
     var skipped = 0
+    /// Inputs a syntax error ended before their end, with the bytes left
+    /// unread when known (`--on-error skip`'s summary).
+    var inputsCutShort: [(name: String, unreadBytes: UInt64?)] = []
     /// Bytes of the inputs finished so far (the current one's are its reader's).
     var bytesOfFinishedInputs: UInt64 = 0
     /// Pieces filtered on worker threads (`--threads`), and how many threads.

@@ -3,7 +3,10 @@
 /// lines each, `PREFIX00000.jsonl`, `PREFIX00001.jsonl` … (five digits,
 /// more past 99 999), so that Spark, Dask or DuckDB can read the shards in
 /// parallel (`read_json('PREFIX*.jsonl')`). Files are created as results
-/// arrive: no result, no file; the last file may hold fewer lines.
+/// arrive: no result, no file; the last file may hold fewer lines. Each is
+/// written under a temporary name and renamed when full or at the end
+/// (`OutputSink(creatingFileAt:)`): a run interrupted leaves `.partial`
+/// files, never a short one under a final name.
 final class SplitFiles {
     let linesPerFile: Int
     let prefix: String

@@ -73,12 +73,13 @@ struct JSONStreamCommand: ParsableCommand {
                 $ jsonstream 'select(.level == "error") | .code' app.jsonl
                 504
 
-              Go on past bad elements with --on-error skip (reported on stderr, exit 0):
-                $ printf '{"n":1}\\n{"n":}\\n{"n":3}\\n' > bad.jsonl
-                $ jsonstream --on-error skip .n bad.jsonl
+              Go on past bad elements with --on-error skip (reported on stderr, exit 0
+              when every byte was read; an array goes on at the element after the damage):
+                $ printf '[{"n":1},{"n":}x,{"n":3}]' > bad.json
+                $ jsonstream --on-error skip .n bad.json
                 1
                 3
-                jsonstream: skipped (at bad.jsonl:2:6, element 1): Unexpected ...
+                jsonstream: skipped (at bad.json:1:15, element 1): Unexpected ...
                 jsonstream: 1 of 3 elements skipped
 
               jq's command line, unchanged, streamed (memory stays bounded on a 10 GB dump):
@@ -131,12 +132,15 @@ struct JSONStreamCommand: ParsableCommand {
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip
+                 when every byte of the input was read
               1  -e: the last result was false or null
               2  usage error, unreadable input file, output that cannot be written
               3  the filter does not compile (reported before any input is read)
               4  -e: no result at all
               5  input syntax error, an element over a limit, or a runtime error in the
-                 filter (an array stops there; JSON Lines goes on after a runtime error)
+                 filter (an array stops there; JSON Lines goes on after a runtime error);
+                 with --on-error skip, an input that ends inside an element, or damage
+                 with no element after it: the rest could not be read
 
             """,
         version: jsonStreamVersion
@@ -180,6 +184,9 @@ struct JSONStreamCommand: ParsableCommand {
     static func main() {
         // A closed stdout must come back as EPIPE (quiet exit 0), not kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // A file over its size limit (a full quota) must come back as EFBIG
+        // ("Could not write", exit 2), not kill the process without a word.
+        signal(SIGXFSZ, SIG_IGN)
         let given = Array(CommandLine.arguments.dropFirst())
         let arguments = CommandLineSyntax.markingPositionalArguments(CommandLineSyntax.joiningPairs(given))
         var options: JSONStreamOptions

@@ -120,7 +120,7 @@ struct InputOptions: ParsableArguments {
     var limit: Int?
 
     @Option(name: .customLong("on-error"), help: ArgumentHelp(
-        "fail: stop as jq does (array input) or report and go on (JSON Lines). skip: report each bad element (index, line:column) on stderr, go on, exit 0.",
+        "fail: stop as jq does (array input) or report and go on (JSON Lines). skip: report each bad element (index, line:column) on stderr and go on, past invalid JSON too (an array at its next element); exit 0 only if every byte of the input was read, else 5.",
         valueName: "policy"))
     var onError: JSONStreamOptions.ErrorPolicy = .fail
 
@@ -246,7 +246,7 @@ struct OutputOptions: ParsableArguments {
     var count = false
 
     @Option(name: .customLong("split-lines"), help: ArgumentHelp(
-        "Write the results as JSON Lines files of n lines each: <prefix>00000.jsonl, <prefix>00001.jsonl, ...",
+        "Write the results as JSON Lines files of n lines each: <prefix>00000.jsonl, <prefix>00001.jsonl, ... Each is written as <name>.partial and renamed when complete, so an interrupted run leaves no file that passes for a whole one.",
         valueName: pairName("n", "prefix")))
     var splitLines: Pair?
 

@@ -94,10 +94,14 @@ extension CodableScenarioTests {
             #expect((Self.context(error!)?.underlyingError as? JSONSyntaxError)?.line == line)
         }
         #expect(try htmlIterator.next() == nil)
-        // As an array, the first syntax error ends the stream.
+        // As an array, with no array to go on in, the first syntax error ends the
+        // stream, and every later call says so again.
         var arrayIterator = StreamingJSONDecoder().elements(of: AbvBeer.self, from: Self.data(html), format: .array)
             .makeIterator()
-        #expect(Self.errorSummary { _ = try arrayIterator.next() }.kind == "dataCorrupted")
-        #expect(try arrayIterator.next() == nil)
+        for _ in 0..<2 {
+            let error = Self.decodingError { _ = try arrayIterator.next() }
+            #expect(error.map(Self.summary)?.kind == "dataCorrupted")
+            #expect(error?.endsStream == true)
+        }
     }
 }

@@ -100,6 +100,7 @@ import Testing
                 @unknown default:
                     throw error
                 }
+                if error.endsStream { return outcomes }  // thrown again by every later call
             }
         }
     }

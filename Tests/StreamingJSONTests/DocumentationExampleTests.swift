@@ -90,9 +90,9 @@ import Testing
             var beers = decoder.elements(of: DocumentationExampleTests.Beer.self, contentsOf: mixed).makeIterator()
             while true {
                 do {
-                    guard let beer = try beers.next() else { break }
+                    guard let beer = try beers.next() else { break }   // the end: every byte read
                     names.append(beer.name)
-                } catch let error as DecodingError {
+                } catch let error as DecodingError where !error.endsStream {
                     skipped.append("skipped: \(error)")     // the coding path starts with the element's index
                 }
             }
@@ -213,19 +213,24 @@ import Testing
             var skipped = 0
             while true {
                 do {
-                    guard let beer = try iterator.next() else { break }
+                    guard let beer = try iterator.next() else { break }   // the end: every byte read
                     handle(beer)
-                } catch DecodingError.dataCorrupted(let context) where context.underlyingError is JSONSyntaxError {
-                    throw DecodingError.dataCorrupted(context)   // invalid JSON: give up
-                } catch is DecodingError {
-                    skipped += 1                                 // one bad element: go on
+                } catch let error as DecodingError where !error.endsStream {
+                    skipped += 1                                          // one bad element: go on
                 }
             }
             return skipped
         }
-        // The element that fails to decode is skipped; "Tripel", then the
-        // syntax error after it, still come.
-        #expect(throws: DecodingError.self) { try run() }
+        // The element that fails to decode and the one that is not JSON are
+        // skipped; "Tripel" between them still comes.
+        #expect(try run() == 2)
+        #expect(handledNames == ["Oak", "Tripel"])
+        // Cut short, the stream cannot go on: the loop leaves by `throw`.
+        let cutURL = try files.write("cut.json", #"[{"name":"Oak","abv":9.5},{"name":"Pils""#)
+        var cutIterator = decoder.elements(of: Beer.self, contentsOf: cutURL).makeIterator()
+        #expect(try cutIterator.next()?.name == "Oak")
+        #expect(throws: DecodingError.self) { try cutIterator.next() }
+        #expect(throws: DecodingError.self) { try cutIterator.next() }
         #expect(handledNames == ["Oak", "Tripel"])
 
         try Data(#"[{"name":"Oak","abv":9.5},{"name":"Pils"},{"name":"Tripel","abv":8.4}]"#.utf8).write(to: dumpURL)
@@ -481,7 +486,8 @@ import Testing
         #expect(syntaxMessage(plain, "[1]") == nil)
         #expect(syntaxMessage(plain, "[[1]]") == "Nesting deeper than 1 levels (maxDepth)")
 
-        // Over a limit: an array stream ends, JSON Lines goes on at the next line.
+        // Over a limit: the element's error; an array goes on at the next element,
+        // JSON Lines at the next line.
         let strict = StreamingJSONDecoder()
         strict.maxDepth = 2
         func outcomes(_ json: String, _ format: JSONStreamFormat) -> [String] {
@@ -497,7 +503,7 @@ import Testing
             }
             return results
         }
-        #expect(outcomes("[[1], [[2]], [3]]", .array) == ["[1]", "error"])
+        #expect(outcomes("[[1], [[2]], [3]]", .array) == ["[1]", "error", "[3]"])
         #expect(outcomes("[1]\n[[[2]]]\n[3]\n", .jsonLines) == ["[1]", "error", "[3]"])
     }
 

@@ -295,18 +295,55 @@ import Testing
             let error = try #require(context.underlyingError as? JSONSyntaxError)
             #expect(error.message == "Expected an array at the root but found an object")
             #expect(error.byteOffset == 0)
+            #expect(error.endsStream)
         }
-        #expect(try iterator.next() == nil)
+        #expect(throws: DecodingError.self) { try iterator.next() }  // again, never a quiet nil
         // Decoding a keyed type from a root array is a type mismatch.
         struct Keyed: Decodable { var a: Int }
         #expect(throws: DecodingError.self) { try StreamingJSONDecoder().decode(Keyed.self, from: Data("[1]".utf8)) }
     }
 
-    @Test func syntaxErrorEndsAnArrayStreamAfterTheGoodElements() throws {
+    @Test func syntaxErrorInAnArrayIsThatElementsAndTheNextOneFollows() throws {
         var iterator = StreamingJSONDecoder().elements(of: Int.self, from: Data("[1, 2, oops, 4]".utf8)).makeIterator()
         #expect(try iterator.next() == 1)
         #expect(try iterator.next() == 2)
-        #expect(throws: DecodingError.self) { try iterator.next() }
+        do {
+            _ = try iterator.next()
+            Issue.record("no error")
+        } catch let error as DecodingError {
+            guard case .dataCorrupted(let context) = error, let syntax = context.underlyingError as? JSONSyntaxError else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(context.codingPath.map(\.stringValue) == ["Index 2"])
+            #expect(syntax.elementIndex == 2)
+            #expect(syntax.byteOffset == 7)
+            #expect(syntax.skippedBytes == 6)  // "oops, "
+            #expect(!syntax.endsStream && !error.endsStream)
+        }
+        #expect(try iterator.next() == 4)
         #expect(try iterator.next() == nil)
+    }
+
+    /// An input cut off inside an element: the error says the stream ends,
+    /// and says it again on every later call instead of a quiet nil.
+    @Test func truncatedArrayEndsTheStreamOnEveryLaterCall() throws {
+        var iterator = StreamingJSONDecoder().elements(of: Int.self, from: Data("[1, 2, [3".utf8)).makeIterator()
+        #expect(try iterator.next() == 1)
+        #expect(try iterator.next() == 2)
+        for _ in 0..<3 {
+            do {
+                _ = try iterator.next()
+                Issue.record("no error")
+            } catch let error as DecodingError {
+                #expect(error.endsStream)
+                guard case .dataCorrupted(let context) = error, let syntax = context.underlyingError as? JSONSyntaxError else {
+                    Issue.record("\(error)")
+                    return
+                }
+                #expect(syntax.message == "Unexpected end of input")
+                #expect(syntax.unreadBytes == 0)
+            }
+        }
     }
 }

@@ -101,17 +101,29 @@ struct ValueReaderTests {
         guard case .value(2) = sized.next() else { Issue.record("after size"); return }
     }
 
-    @Test("A syntax error in an array ends the input; elements before it came out")
+    @Test("A syntax error in an array is an element's error: the array goes on after it")
     func syntaxError() throws {
-        let (reader, _) = try self.reader("[1,\n2,\n]")
+        let (reader, _) = try self.reader("[1,\n2,\nx,\n3]")
+        _ = reader.next()
+        _ = reader.next()
+        guard case .elementError(let error, false) = reader.next() else { Issue.record("no element error"); return }
+        #expect((error.line, error.column, error.elementIndex) == (3, 1, 2))
+        #expect(error.skippedBytes == 3)  // "x,\n"
+        guard case .value(let three) = reader.next() else { Issue.record("no value after it"); return }
+        #expect(three == 3 && reader.index == 3)
+        guard case .end = reader.next() else { Issue.record("not the end"); return }
+    }
+
+    @Test("A syntax error the array cannot go on after ends the input, reported once, then the end")
+    func terminalSyntaxError() throws {
+        let (reader, _) = try self.reader("[1,\n2,\n")
         #expect(values(reader) == [1, 2])
-        // `values` stopped at the error; it is reported once, then the end.
-        let (again, _) = try self.reader("[1,\n2,\n]")
+        let (again, _) = try self.reader("[1,\n2,\n")
         _ = again.next()
         _ = again.next()
         guard case .syntaxError(let error) = again.next() else { Issue.record("no syntax error"); return }
         #expect((error.line, error.column) == (3, 1))
-        #expect(again.index + 1 == 2)
+        #expect(error.endsStream)
         guard case .end = again.next() else { Issue.record("not the end"); return }
     }
 

@@ -164,16 +164,30 @@ struct InputTests {
         #expect(messages[3] == "jsonstream: 3 of 7 elements skipped")
     }
 
-    @Test("--on-error skip on an array: the syntax error ends that file, exit 0")
+    @Test("--on-error skip on an array: invalid JSON is passed over to the next element, exit 0")
     func skipArraySyntaxError() async throws {
+        let directory = try TemporaryDirectory()
+        let broken = try directory.file("broken.json", #"[{"a":1},{"a":"x"},{"a":2x},{"a":3}]"#)
+        let good = try directory.file("good.json", #"[{"a":10}]"#)
+        let run = try await jsonstream(["--on-error", "skip", ".a + 1", broken, good])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.lines == ["2", "4", "11"])
+        #expect(run.stderr.contains("broken.json:1:10, element 1"), "\(run.stderr)")  // a runtime error
+        #expect(run.stderr.contains("broken.json:1:26, element 2): Unexpected character 'x'; 9 bytes passed over"),
+                "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("jsonstream: 2 of 5 elements skipped\n"), "\(run.stderr)")
+    }
+
+    @Test("--on-error skip on an array cut short: the other files are read, exit 5, the last line says what was lost")
+    func skipArrayCutShort() async throws {
         let directory = try TemporaryDirectory()
         let broken = try directory.file("broken.json", #"[{"a":1},{"a":"x"},{"a":"#)
         let good = try directory.file("good.json", #"[{"a":10}]"#)
         let run = try await jsonstream(["--on-error", "skip", ".a + 1", broken, good])
-        #expect(run.status == 0)
+        #expect(run.status == 5)
         #expect(run.lines == ["2", "11"])
-        #expect(run.stderr.contains("element 1"))
-        #expect(run.stderr.contains("element 2"))
-        #expect(run.stderr.contains("2 of 4 elements skipped"), "\(run.stderr)")
+        #expect(run.stderr.contains("element 2): Unexpected end of input; the rest of \(broken) cannot be read"),
+                "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("2 of 4 elements skipped; \(broken): ended inside an element\n"), "\(run.stderr)")
     }
 }

@@ -230,6 +230,29 @@ struct OutputTests {
         #expect(unwritable.status == 2)
     }
 
+    @Test("--split-lines: a run interrupted leaves no short part under a final name")
+    func splitLinesInterrupted() async throws {
+        let directory = try TemporaryDirectory()
+        let prefix = directory.path("part-")
+        let live = try LiveRun(["--split-lines", "3", prefix, "--unbuffered", ".id"])
+        // JSON Lines on a pipe kept open: four records, so the second part is begun, not full.
+        #expect(try await live.write((1...4).map { #"{"id":\#($0)}"# + "\n" }.joined()))
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: prefix + "00000.jsonl") && Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        // Killed mid-run (SIGKILL: a test runner may hand its children
+        // SIGTERM ignored; scripts/fault-matrix sends SIGINT and SIGTERM).
+        kill(live.process.processIdentifier, SIGKILL)
+        _ = try await live.finish()
+        live.closeInput()
+        #expect(live.process.terminationReason == .uncaughtSignal)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(try String(contentsOfFile: prefix + "00000.jsonl", encoding: .utf8) == "1\n2\n3\n")
+        #expect(!files.contains("part-00001.jsonl"), "\(files)")
+        #expect(files.allSatisfy { $0 == "part-00000.jsonl" || $0.hasSuffix(".partial") }, "\(files)")
+    }
+
     @Test("--stats: elements in/out/skipped, bytes, MB/s, peak memory on stderr")
     func stats() async throws {
         let run = try await jsonstream(["--stats", "--on-error", "skip", ".a + 1"], input: #"[{"a":1},{"a":"x"},{"a":2}]"#)

@@ -83,6 +83,55 @@ struct ParallelRunTests {
         #expect(parallel.status == single.status)
     }
 
+    /// The records as an array, damaged at `places` (a garbage byte, a lost
+    /// quote, a missing comma, a stray bracket, an extra quote).
+    static func damagedArray(count: Int) -> String {
+        var text = records(count: count, malformedEvery: nil, array: true)
+        let damages = [(#"{"id": 300, "name""#, #"{"id": 300, x"name""#),
+                       (#""r\"900,""#, #""r\"900,"#),
+                       ("},\n{\"id\": 1500,", "} {\"id\": 1500,"),
+                       (#"{"id": 2100, "#, #"{"id": 2100]}, "#),
+                       (#""r\"2500,""#, #""r\"25"00,""#)]
+        for (from, to) in damages { text = text.replacingOccurrences(of: from, with: to) }
+        return text
+    }
+
+    @Test("A damaged array with --on-error skip: the same output, messages and status on 1, 2 and 3 threads")
+    func damagedArraySkipped() throws {
+        let text = Self.damagedArray(count: 3000)
+        let runs = try Self.runs(text, filter: ".id", threads: [2, 3]) { $0.errorPolicy = .skip }
+        let single = runs[0]
+        let ids = String(decoding: single.stdout, as: UTF8.self).split(separator: "\n").compactMap { Int($0) }
+        // Every element the damage did not touch (1500 only lost its comma: it comes).
+        #expect(Set(0..<3000).subtracting(ids) == [300, 900, 2100, 2500], "\(single.stderr)")
+        #expect(single.status == .success, "\(single.stderr)")
+        #expect(single.stderr.contains("element 300"))
+        for parallel in runs.dropFirst() {
+            #expect(parallel.stdout == single.stdout)
+            #expect(parallel.stderr == single.stderr)
+            #expect(parallel.status == single.status)
+        }
+    }
+
+    @Test("A damaged array without --on-error skip stops at the damage; cut short with it, exits 5")
+    func damagedArrayStopsOrEndsShort() throws {
+        let text = Self.damagedArray(count: 3000)
+        let runs = try Self.runs(text, filter: ".id", threads: [2])
+        #expect(runs[0].status == .failure)
+        #expect(String(decoding: runs[0].stdout, as: UTF8.self).split(separator: "\n").count == 300)
+        #expect(runs[1].stdout == runs[0].stdout && runs[1].stderr == runs[0].stderr)
+        // A copy cut off inside an element: never a success, even skipping.
+        let cut = String(Self.records(count: 3000, malformedEvery: nil, array: true).prefix(200_000))
+        let cutRuns = try Self.runs(cut, filter: ".id", threads: [2]) { $0.errorPolicy = .skip }
+        for run in cutRuns {
+            #expect(run.status == .failure, "\(run.stderr)")
+            let last = run.stderr.split(separator: "\n").last(where: { !$0.hasPrefix("jsonstream: stats:") })
+            #expect(last?.contains("elements skipped; ") == true && last?.contains("ended inside an element") == true,
+                    "\(run.stderr)")
+        }
+        #expect(cutRuns[1].stdout == cutRuns[0].stdout)
+    }
+
     @Test("An array: a runtime error stops it at that element, on any number of threads",
           arguments: [".", "select(.id % 3 == 0)", "{id, more: (.price + 1)}"])
     func arrays(filter: String) throws {

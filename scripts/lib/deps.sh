@@ -25,6 +25,7 @@ ensure_packages() {
             yajl-tools) command -v json_verify >/dev/null 2>&1 || missing+=("$pkg") ;;
             python3-venv) python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=("$pkg") ;;
             man-db) command -v man >/dev/null 2>&1 || missing+=(man-db) ;;
+            prlimit) command -v prlimit >/dev/null 2>&1 || missing+=(util-linux) ;;
             dpkg-shlibdeps) command -v dpkg-shlibdeps >/dev/null 2>&1 || missing+=(dpkg-dev) ;;
             build-essential) { command -v cc && command -v make; } >/dev/null 2>&1 || missing+=("$pkg") ;;
             *) command -v "$pkg" >/dev/null 2>&1 || missing+=("$pkg") ;;

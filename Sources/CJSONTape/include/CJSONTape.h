@@ -253,6 +253,13 @@ void sj_parser_project(sj_parser *p, const unsigned char *const *keys,
 /// resynchronising after a syntax error). Complete elements stay.
 void sj_parser_restart(sj_parser *p);
 
+/// Forgets the element in progress and opens a new yajl handle that follows
+/// the key path from the top again: an array resuming at its next element
+/// after a syntax error is then fed the target's opening (`[`, or the key
+/// path's objects and `[`, as `{"items":[`), then the input from that
+/// element on. Complete elements and their count stay. (SJ_MODE_ARRAY.)
+void sj_parser_reenter(sj_parser *p);
+
 // MARK: - Feeding
 
 /// Parses one chunk that starts at absolute offset `base`.

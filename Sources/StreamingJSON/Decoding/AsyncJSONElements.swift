@@ -48,6 +48,9 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
         private let source = _PushSource()
         private var container: _IncrementalUnkeyedContainer?
         private var finished = false
+        /// The error that ended the stream before its end, thrown again by
+        /// every later call: the stream never looks as if it had ended.
+        private var ending: (any Error)?
 
         init(_ sequence: AsyncJSONElements) {
             input = sequence.chunks.makeAsyncIterator()
@@ -64,14 +67,19 @@ public struct AsyncJSONElements<T: Decodable, S: AsyncSequence>: AsyncSequence {
         /// Reads from the underlying sequence only when the input so far
         /// holds no complete element. Throws `CancellationError` when the
         /// task is cancelled, whatever the underlying sequence throws, and
-        /// `DecodingError`s as ``JSONElements/Iterator/next()`` does.
+        /// `DecodingError`s as ``JSONElements/Iterator/next()`` does; an error
+        /// that ends the stream before its end is thrown again by every later call.
         public mutating func next() async throws -> T? {
+            if let ending { throw ending }
             while !finished, container != nil {
                 try Task.checkCancellation()
                 do {
                     if let element = try container!.nextElement(T.self) { return element }
                 } catch {
-                    if container!.decoder.stream.failureThrown { container = nil }  // the stream cannot go on
+                    if container!.decoder.stream.failureThrown {  // the stream cannot go on
+                        container = nil
+                        ending = error
+                    }
                     throw error
                 }
                 if !container!.needsInput || source.isFinished {

@@ -24,9 +24,10 @@ import Foundation
 /// as on any async sequence and keep memory bounded, as long as what they
 /// collect is.
 ///
-/// A decoding error in one element (a missing key, a wrong type) is thrown
-/// by that `next()`; the following call returns the next element. A syntax
-/// error in an array ends the stream. Over `Data` or a URL, each iteration
+/// An error in one element (a missing key, a wrong type, or invalid JSON) is
+/// thrown by that `next()`; the following call returns the next element.
+/// When the rest cannot be read, the error says so (``JSONSyntaxError/endsStream``)
+/// and every later call throws it again. Over `Data` or a URL, each iteration
 /// starts again from the beginning; over a `FileHandle` (a pipe, stdin) the
 /// sequence is single-pass.
 public struct JSONElements<T: Decodable>: AsyncSequence {
@@ -90,6 +91,10 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         private let elements: JSONElements
         private var container: _IncrementalUnkeyedContainer?
         private var finished = false
+        /// The error that ended the stream before its end (a syntax error
+        /// with no element after it, a read error), thrown again by every
+        /// later call: the stream never looks as if it had ended.
+        private var ending: (any Error)?
         /// Decoding pieces on several threads, until it hands over a container.
         private var pieces: (any _PieceDecoding)?
         /// The elements of the piece being handed out.
@@ -102,13 +107,19 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
 
         /// The next element, or nil after the last one.
         ///
-        /// Throws a `DecodingError` for an element that does not decode (the
-        /// following call returns the next element), and for invalid JSON
-        /// (in an array, the stream then ends: later calls return nil; JSON
-        /// Lines resumes at the next line). A system error opening or reading
-        /// the source (`CocoaError`, `POSIXError`) is thrown as it comes and
-        /// ends the stream.
+        /// Throws a `DecodingError` for an element that does not decode or
+        /// does not parse: the following call returns the next element (after
+        /// a syntax error, an array goes on at the next element, JSON Lines at
+        /// the next line; the error's `JSONSyntaxError` says how many bytes
+        /// were passed over). When the rest of the input cannot be read (it
+        /// ends inside a value, or no element can be found after the
+        /// damage), the error's `JSONSyntaxError/endsStream` is true and every
+        /// later call throws it again: the stream never ends as if it had
+        /// been read whole. A system error opening or reading the source
+        /// (`CocoaError`, `POSIXError`) is thrown as it comes, and again by
+        /// every later call.
         public mutating func next() throws -> T? {
+            if let ending { throw ending }
             if finished { return nil }
             if batchIndex < batch.count {
                 defer { batchIndex += 1 }
@@ -133,6 +144,7 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                         shelvesContainers: true)
                 } catch {
                     finished = true
+                    ending = error
                     throw error
                 }
             }
@@ -153,6 +165,7 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                     // the elements after it, then the failure, still come.)
                     finished = true
                     container = nil
+                    ending = error
                 }
                 throw error
             }
@@ -183,6 +196,7 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
                 } catch {
                     finished = true
                     pieces = nil
+                    ending = error
                     throw error
                 }
                 switch step {

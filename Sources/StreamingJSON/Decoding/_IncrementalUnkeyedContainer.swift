@@ -56,7 +56,20 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
     /// Element `currentIndex`. An element of `.objectValues` is a key token
     /// followed by the value; the key is its coding path.
     private func slot() throws -> Slot {
-        switch try decoder.stream.element(currentIndex) {
+        let stream = decoder.stream
+        let thrownBefore = stream.pendingErrorsThrown
+        let lookup: _ElementStream.Lookup
+        do {
+            lookup = try stream.element(currentIndex)
+        } catch {
+            // An array's element lost to a syntax error: named in this
+            // container's numbering, which counts it.
+            guard stream.pendingErrorsThrown != thrownBefore, stream.mode == .array,
+                  error.brokenElementIndex != nil else { throw error }
+            throw stream.renumbered(error, at: node.appending(index: pathIndexBase + currentIndex
+                                                                  + stream.lostElements(before: currentIndex) - 1))
+        }
+        switch lookup {
         case .end:
             return .end
         case .needsInput:
@@ -64,7 +77,8 @@ struct _IncrementalUnkeyedContainer: UnkeyedDecodingContainer {
         case .dropped:
             throw decoder.dropped(path: node.appending(index: pathIndexBase + currentIndex))
         case .element(let start):
-            let (index, path) = try decoder.streamedElement(at: start, ordinal: pathIndexBase + currentIndex,
+            let lost = decoder.stream.mode == .array ? decoder.stream.lostElements(before: currentIndex) : 0
+            let (index, path) = try decoder.streamedElement(at: start, ordinal: pathIndexBase + currentIndex + lost,
                                                             under: node)
             return .element(index: index, path: path)
         }

@@ -230,13 +230,19 @@ import Foundation
             }
         } catch {
             if stream.pendingErrorsThrown != thrownBefore {
-                // A malformed JSON Lines value: the stream resumes after it.
-                unsafe index += 1
-                let syntax = syntaxError(in: error)
+                // A malformed JSON Lines value or array element: the stream
+                // resumes after it. Its index is the reader's numbering.
+                // (Damage between an array's elements breaks none.)
+                var syntax = syntaxError(in: error)
+                if stream.mode != .array || syntax.elementIndex != nil {
+                    unsafe index += 1
+                    syntax.elementIndex = unsafe index
+                }
                 return .elementError(syntax, isLimit: Self.isLimit(syntax))
             }
             unsafe finished = true
-            if let syntax = (error as? DecodingError).flatMap(Self.underlyingSyntaxError) {
+            if var syntax = (error as? DecodingError).flatMap(Self.underlyingSyntaxError) {
+                if syntax.elementIndex != nil { syntax.elementIndex = unsafe index + 1 }
                 return .syntaxError(syntax)
             }
             return .readError(error)

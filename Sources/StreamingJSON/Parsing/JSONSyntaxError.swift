@@ -29,14 +29,36 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     public var line: Int
     /// 1-based column, in bytes from the start of the line.
     public var column: Int
+    /// In a stream, the index of the element the error broke (its ordinal
+    /// in an array; for JSON Lines, the value's); nil for a whole document,
+    /// or where no element was in progress.
+    public var elementIndex: Int?
+    /// In a stream that went on after the error: the bytes passed over, from
+    /// the broken element's first byte (or the error, between elements) to
+    /// where the next element begins. nil when the stream did not go on.
+    public var skippedBytes: Int?
+    /// Whether the stream ends here: the rest of the input cannot be read
+    /// (the input ends inside a value, or no element start could be found
+    /// after the damage). Every later `next()` throws this error again, so
+    /// a loop that catches errors and goes on must stop at this one.
+    public var endsStream: Bool
+    /// With ``endsStream``: the bytes of input after the error that were
+    /// left unread, when known (0 when the input ended there).
+    public var unreadBytes: Int?
 
     /// An error with this message and position (for tests and for wrapping
     /// errors of your own in the same form).
-    public init(message: String, byteOffset: Int, line: Int, column: Int) {
+    public init(message: String, byteOffset: Int, line: Int, column: Int,
+                elementIndex: Int? = nil, skippedBytes: Int? = nil,
+                endsStream: Bool = false, unreadBytes: Int? = nil) {
         self.message = message
         self.byteOffset = byteOffset
         self.line = line
         self.column = column
+        self.elementIndex = elementIndex
+        self.skippedBytes = skippedBytes
+        self.endsStream = endsStream
+        self.unreadBytes = unreadBytes
     }
 
     /// `message at line L, column C (byte B)`: also the `debugDescription`
@@ -68,5 +90,27 @@ struct _SourcePosition: Hashable, Sendable, CustomStringConvertible {
         text.append(" (byte ")
         text.append(byteOffset)
         text.append(")")
+    }
+}
+
+extension DecodingError {
+    /// Whether this error ends the stream that threw it: invalid JSON after
+    /// which the rest of the input cannot be read (``JSONSyntaxError/endsStream``).
+    /// A loop that catches errors and goes on stops at this one:
+    ///
+    /// ```swift
+    /// var beers = decoder.elements(of: Beer.self, contentsOf: url).makeIterator()
+    /// while true {
+    ///     do {
+    ///         guard let beer = try beers.next() else { break }  // every byte read
+    ///         use(beer)
+    ///     } catch let error as DecodingError where !error.endsStream {
+    ///         log(error)  // one element lost; the next call goes on after it
+    ///     }
+    /// }
+    /// ```
+    public var endsStream: Bool {
+        guard case .dataCorrupted(let context) = self else { return false }
+        return (context.underlyingError as? JSONSyntaxError)?.endsStream == true
     }
 }

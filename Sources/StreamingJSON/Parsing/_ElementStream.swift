@@ -45,6 +45,8 @@ import Foundation
     private var inputOffset: UInt64 = 0
     /// What the buffer holds: the last chunk read.
     private var lastChunkBase: UInt64 = 0
+    /// The source said it has no more bytes.
+    private(set) var reachedEndOfInput = false
     private var started = false
     /// The source is a piece of a larger input, from its `origin`.
     private var beginsMidInput = false
@@ -76,7 +78,7 @@ import Foundation
     /// yajl accepted the whole input.
     private(set) var isFinished = false
     /// The first syntax or system error; every later request rethrows it.
-    private(set) var failure: (any Error)?
+    var failure: (any Error)?
     /// Whether `failure` has been thrown. Until then the elements queued
     /// before it can still be read, and an error decoding one of them is
     /// that element's, not the end of the stream.
@@ -167,6 +169,16 @@ import Foundation
     /// Hook for `_ValueReader`: how many queued per-value errors `element(_:)`
     /// has thrown, so that a caller can tell one from the stream's `failure`.
     private(set) var pendingErrorsThrown = 0
+    /// An array after a syntax error, looking for its next element
+    /// (`_ElementStream+Resume.swift`).
+    var resume: _ArrayResume?
+    /// Array elements lost to syntax errors so far (parsing side): an
+    /// error's element index counts them.
+    var elementsLost = 0
+    /// Reading side: the ordinals of the elements after lost ones whose
+    /// errors were thrown, not yet passed by `lostElements(before:)`.
+    var lostOrdinals: [Int] = []
+    var lostPassed = 0
     /// JSON Lines after a syntax error: skip input up to the next line break.
     var skipsToNextLine = false
     /// JSON Lines: where the parser last restarted at an error's own line
@@ -193,6 +205,7 @@ import Foundation
             if let pending = unsafe pendingErrors.first, pending.ordinal <= ordinal {
                 unsafe pendingErrors.removeFirst()
                 pendingErrorsThrown += 1
+                if mode == .array, pending.error.brokenElementIndex != nil { lostOrdinals.append(pending.ordinal) }
                 throw pending.error
             }
             if ordinal < firstOrdinal { return .dropped }
@@ -200,7 +213,7 @@ import Foundation
             if ordinal < firstOrdinal + available {
                 return unsafe .element(tokenBase + parser.elementStart(ordinal - firstOrdinal))
             }
-            if let failure { failureThrown = true; throw failure }
+            if let failure { failureThrown = true; throw endingTheStream(failure) }
             if isFinished { return .end }
             // Keep only the element just before the one asked for (or none).
             dropElements(before: keepsPreviousElement ? ordinal - 1 : ordinal)
@@ -231,7 +244,7 @@ import Foundation
     /// which validates the whole document.
     func drain() throws {
         while true {
-            if let failure { failureThrown = true; throw failure }
+            if let failure { failureThrown = true; throw endingTheStream(failure) }
             if isFinished { return }
             dropElements(before: Int.max)
             advance()
@@ -322,7 +335,12 @@ import Foundation
                 if unsafe _startsWithUTF8BOM(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { skip = 3 }
             }
             if count == 0 {
+                reachedEndOfInput = true
                 if parser == nil { resolve(.lines) }
+                if resume != nil {
+                    driveResume(atEnd: true)
+                    if failure != nil { return }
+                }
                 try complete()
                 return
             }
@@ -380,6 +398,12 @@ import Foundation
         unsafe lines.scan(chunk, base: base)
         lastChunkBase = base
         inputOffset += UInt64(chunk.count)
+        if resume != nil {  // looking for an array's next element
+            unsafe gatherForResume(UnsafeRawBufferPointer(rebasing: chunk[skip...]))
+            driveResume(atEnd: false)
+            if let failure { throw failure }
+            return
+        }
         if !sawContent, let first = unsafe chunk[skip...].firstIndex(where: { !_isJSONWhitespace($0) }) {
             sawContent = true
             if parser == nil { unsafe resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
@@ -389,6 +413,7 @@ import Foundation
             return
         }
         unsafe parseBody(chunk, from: skip, base: base)
+        if resume != nil { driveResume(atEnd: false) }
         if mode == .lines { unsafe noteLineContent(chunk, base: base) }
         if let failure { throw failure }
     }
@@ -397,7 +422,7 @@ import Foundation
     /// line: it is queued for the reader, the parser restarts, and parsing
     /// goes on at the next line (`_ElementStream+Lines.swift`). Elsewhere it
     /// becomes the stream's failure.
-    private func parseBody(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) {
+    func parseBody(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) {
         var start = start
         // One pass per malformed line: a loop, not recursion, so that a chunk
         // of thousands of bad lines costs no stack.
@@ -407,7 +432,12 @@ import Foundation
                 skipsToNextLine = false
                 start = newline + 1
             }
-            guard start < chunk.count, let error = unsafe parseSpan(chunk, from: start, base: base) else { return }
+            guard start < chunk.count, let (error, outcome) = unsafe parseSpan(chunk, from: start, base: base) else { return }
+            if case .dataCorrupted(let context) = error, let syntax = context.underlyingError as? JSONSyntaxError,
+               mayResume(after: outcome),
+               unsafe beginResume(after: syntax, outcome: outcome, chunk: chunk, from: start, base: base) {
+                return  // `driveResume` goes on
+            }
             guard mode == .lines, case .dataCorrupted(let context) = error,
                   let syntax = context.underlyingError as? JSONSyntaxError else {
                 failure = error
@@ -425,8 +455,10 @@ import Foundation
 
     /// Parses `chunk[start...]` up to the first form feed or vertical tab
     /// (yajl takes them for whitespace; JSON never allows them raw), and
-    /// returns the error that stopped it, if any.
-    private func parseSpan(_ chunk: UnsafeRawBufferPointer, from start: Int, base: UInt64) -> DecodingError? {
+    /// returns the error that stopped it, if any, with yajl's outcome (nil:
+    /// a form feed or vertical tab).
+    private func parseSpan(_ chunk: UnsafeRawBufferPointer, from start: Int,
+                           base: UInt64) -> (DecodingError, _ParseOutcome?)? {
         let verticalTab = unsafe _firstIndex(of: 0x0B, in: chunk, from: start)
         let end = unsafe _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
         let body = unsafe UnsafeRawBufferPointer(rebasing: chunk[start..<end])
@@ -434,7 +466,7 @@ import Foundation
         let outcome = unsafe parser.parse(body, base: base + UInt64(start))
         guard case .ok = outcome else {
             let fed = unsafe parser.lastFed  // `body`, or a long token's bytes held back
-            return unsafe syntaxError(outcome, chunk: fed.bytes, base: fed.base)
+            return unsafe (syntaxError(outcome, chunk: fed.bytes, base: fed.base), outcome)
         }
         let window = unsafe _ByteWindow(recent: recent, chunk: body, chunkBase: base + UInt64(start))
         let boundary = parser.boundary.offset
@@ -445,11 +477,11 @@ import Foundation
         guard end < chunk.count else { return nil }
         if case let held = parser.flushHeld(), !held.isOK {
             let fed = unsafe parser.lastFed  // an error in a long token held back comes first
-            return unsafe syntaxError(held, chunk: fed.bytes, base: fed.base)
+            return unsafe (syntaxError(held, chunk: fed.bytes, base: fed.base), held)
         }
-        return decodingError(JSONSyntaxError(
+        return (decodingError(JSONSyntaxError(
             message: unsafe "Unexpected character \(_describeByte(chunk[end]))",
-            position: position(of: base + UInt64(end))))
+            position: position(of: base + UInt64(end)))), nil)
     }
 
     private func complete() throws {
@@ -496,6 +528,7 @@ import Foundation
         if let parser, parser.tokenCount > 0 { keepFrom = unsafe min(keepFrom, parser.view[0].position) }
         // A long token held back (`tape_feed.c`): its errors show up when it ends.
         if let parser, let held = parser.openTokenStart { keepFrom = min(keepFrom, held) }
+        if let resume { keepFrom = min(keepFrom, resume.search.base) }
         lines.prune(before: keepFrom)
     }
 }

@@ -136,6 +136,55 @@ extension _ParseOutcome {
         _ = unsafe cyajl_config(state.pointee.yajl, yajl_allow_multiple_values, 1)
     }
 
+    /// After a syntax error in an array (`_ElementStream+Resume.swift`): a new
+    /// handle, given `opening` (the target's `[`, after the key path's
+    /// objects) as if it ended at `offset`, stands inside the target array,
+    /// ready for the element that begins there. Complete elements stay.
+    func reenter(opening: [UInt8], endingAt offset: UInt64) -> _ParseOutcome {
+        unsafe sj_parser_reenter(state)
+        guard unsafe state.pointee.yajl != nil else { Self.outOfMemory() }
+        _ = unsafe cyajl_config(state.pointee.yajl, yajl_allow_comments, allowsComments ? 1 : 0)
+        return unsafe opening.withUnsafeBytes { unsafe parse($0, base: offset - UInt64($0.count)) }
+    }
+
+    /// Containers open where yajl stopped, the target's own included.
+    var openContainers: Int { unsafe state.pointee.framing.depth }
+    /// The depth of the target's elements (`openContainers` between them).
+    var targetDepth: Int { unsafe state.pointee.framing.frameDepth }
+    /// Whether the parse is inside the target, between or in its elements.
+    var isInTarget: Bool { unsafe state.pointee.framing.inTarget != 0 }
+    /// Whether the target has closed.
+    var targetClosed: Bool { unsafe state.pointee.framing.targetDone != 0 }
+    /// Whether some of an element's tokens are on the tape, its end not yet.
+    var hasTokensInProgress: Bool {
+        unsafe state.pointee.tape.tokenCount > Int(state.pointee.tape.completeEnd.token)
+    }
+    /// The first byte of the element in progress (valid with `hasTokensInProgress`).
+    var currentElementStart: UInt64 { unsafe state.pointee.tape.currentPosition }
+    /// Where the last complete element on the tape ends (0: none).
+    var lastElementEnd: UInt64 {
+        unsafe elementCount > 0 ? state.pointee.tape.elements[elementCount - 1].end : 0
+    }
+    /// The largest complete element on the tape, in bytes of input.
+    var largestElementBytes: UInt64 {
+        var largest: UInt64 = 0
+        for index in 0..<elementCount {
+            let start = unsafe view[elementStart(index)].position
+            let end = unsafe elementEnd(index)
+            if end > start { largest = max(largest, end - start) }
+        }
+        return largest
+    }
+
+    /// Whether the last complete element on the tape is an object or array.
+    var lastElementIsContainer: Bool {
+        guard elementCount > 0 else { return false }
+        let kind = unsafe view[elementStart(elementCount - 1)].kind
+        return kind == _Kind.object || kind == _Kind.array
+    }
+    /// The `SJ_ERROR_*` that stopped the parse, or `SJ_OK`.
+    var stopCode: Int32 { unsafe state.pointee.location.error }
+
     /// The end of the last token yajl accepted (`CJSONTape.h`).
     var boundary: _TokenBoundary {
         unsafe _TokenBoundary(offset: state.pointee.location.boundary,

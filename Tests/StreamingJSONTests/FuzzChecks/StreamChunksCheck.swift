@@ -111,6 +111,12 @@ public enum StreamChunksCheck {
         return reference
     }
 
+    /// Whether `error` ends the stream that threw it (a syntax error flagged
+    /// so, or an error that is no `DecodingError`).
+    static func endsTheStream(_ error: any Error) -> Bool {
+        (error as? DecodingError)?.endsStream ?? true
+    }
+
     /// The events of the synchronous iterator over the whole document.
     private static func unsplit(_ setup: Setup, decoder: StreamingJSONDecoder, limit: Int) throws -> [Event] {
         var events: [Event] = []
@@ -122,6 +128,7 @@ public enum StreamChunksCheck {
                 events.append(.element(value))
             } catch {
                 events.append(.error(try describe(error, in: setup.document)))
+                if Self.endsTheStream(error) { break }  // thrown again by every later call
             }
             try require(events.count <= limit, "more events than bytes: \(events.prefix(8))")
         }
@@ -138,6 +145,7 @@ public enum StreamChunksCheck {
                 events.append(.element(value))
             } catch {
                 events.append(.error(try describe(error, in: document)))
+                if Self.endsTheStream(error) { break }  // thrown again by every later call
             }
             try require(events.count <= limit, "more events than bytes: \(events.prefix(8))")
         }

@@ -271,6 +271,10 @@ struct Outcome<T> {
 }
 
 enum Collect {
+    /// Every element and error, as a loop that catches errors and goes on
+    /// would see them; it stops at an error that ends the stream (a syntax
+    /// error flagged `endsStream`, a system error), after checking that the
+    /// next call throws it again (the stream never ends quietly).
     static func sync<T>(_ elements: JSONElements<T>, limit: Int = 100_000) -> Outcome<T> {
         var outcome = Outcome<T>()
         var iterator = elements.makeIterator()
@@ -280,6 +284,10 @@ enum Collect {
                 outcome.elements.append(element)
             } catch {
                 outcome.errors.append(error)
+                if endsTheStream(error) {
+                    expectThrownAgain(error) { _ = try iterator.next() }
+                    break
+                }
             }
         }
         return outcome
@@ -294,9 +302,33 @@ enum Collect {
                 outcome.elements.append(element)
             } catch {
                 outcome.errors.append(error)
+                if endsTheStream(error) {
+                    do {
+                        _ = try await iterator.next()
+                        Issue.record("the call after \(streamErrorText(error)) did not throw")
+                    } catch let again {
+                        #expect(streamErrorText(again) == streamErrorText(error))
+                    }
+                    break
+                }
             }
         }
         return outcome
+    }
+
+    /// Whether `error` ends the stream that threw it.
+    static func endsTheStream(_ error: any Error) -> Bool {
+        guard let decoding = error as? DecodingError else { return true }
+        return decoding.endsStream
+    }
+
+    private static func expectThrownAgain(_ error: any Error, _ call: () throws -> Void) {
+        do {
+            try call()
+            Issue.record("the call after \(streamErrorText(error)) did not throw")
+        } catch let again {
+            #expect(streamErrorText(again) == streamErrorText(error))
+        }
     }
 
     /// Feeds every piece, then finishes; an error thrown by one call is recorded
