@@ -99,6 +99,8 @@ uint64_t sj_string_position(sj_parser *p, const unsigned char *bytes) {
 
 // MARK: - Restarting
 
+static yajl_status sj_feed(sj_parser *p, const unsigned char *bytes, size_t length, uint64_t base, int follow);
+
 /// Forgets the token held back, if any.
 static inline void sj_forget_pending(sj_parser *p) {
     p->pending.pendingStart = SJ_NO_POSITION;
@@ -129,18 +131,37 @@ void sj_parser_restart(sj_parser *p) {
     sj_forget_pending(p);
 }
 
-/// Forgets the element in progress and starts a new yajl handle that
-/// follows the key path again from the top: fed the target's opening
-/// (`[`, or `{"items":[`), it stands inside the target array, ready for an
-/// element. Complete elements stay, and so does their count.
-void sj_parser_reenter(sj_parser *p) {
+/// Forgets the element in progress and starts a new yajl handle standing
+/// inside the target array, fed `opening` (the target's `[`, after the key
+/// path's objects: `{"items":[`) as if it ended at `base + length`. The
+/// handle follows the key path from the top again; following roots, the
+/// mark it makes on opening the target is taken back, since the target is
+/// the one already open. Complete elements and their count stay.
+yajl_status sj_parser_reenter(sj_parser *p, const unsigned char *opening, size_t length, uint64_t base,
+                              int allowsComments) {
     sj_parser_restart(p);
+    if (!p->yajl) return yajl_status_error;
+    yajl_config(p->yajl, yajl_allow_comments, allowsComments ? 1 : 0);
     p->framing.inTarget = 0;
     p->framing.targetDone = 0;
     p->framing.wholeTarget = 0;
     p->framing.frameDepth = 0;
     p->framing.pathDepth = 0;
     p->framing.expect = 1;
+    if (p->framing.followsRoots) {  // more documents may follow this one
+        p->framing.mode = SJ_MODE_ROOTS;
+        yajl_config(p->yajl, yajl_allow_multiple_values, 1);
+    }
+    sj_element kept = p->tape.completeEnd;
+    size_t elements = p->tape.elementCount;
+    uint64_t completed = p->tape.completedElements;
+    yajl_status status = sj_feed(p, opening, length, base, 0);
+    p->tape.elementCount = elements;
+    p->tape.completedElements = completed;
+    p->tape.completeEnd = kept;
+    p->tape.tokenCount = kept.token;
+    p->tape.arenaCount = kept.arena;
+    return status;
 }
 
 // MARK: - Tokens across chunks

@@ -21,6 +21,8 @@ final class InputElements {
     var unitStarted = false
     /// A syntax error (or a broken element) ended all reading.
     var finished = false
+    /// The current input's errors said once that its name decided its format.
+    var namedItsFormat = false
 
     init(files: [String]) {
         pendingFiles = files
@@ -350,14 +352,15 @@ extension JSONStreamRun {
             if !between { counters.elementsIn += 1 }
             let place = "\(name):\(error.line):\(error.column)"
                 + (between ? (options.jqMode ? "" : ", between elements") : elementSuffix(index))
+            let message = error.message + (isLimit ? "" : formatDecidedByNameHint(error, inFirstValue: index == 0))
             if skips {
                 if !between { counters.skipped += 1 }
                 let passed = error.skippedBytes.map { "; \(grouped($0)) \($0 == 1 ? "byte" : "bytes") passed over" } ?? ""
-                say("jsonstream: skipped (at \(place)): \(error.message)\(passed)")
+                say("jsonstream: skipped (at \(place)): \(message)\(passed)")
                 return true
             }
             inputFailed = true
-            say("jsonstream: error (at \(place)): \(error.message)")
+            say("jsonstream: error (at \(place)): \(message)")
             // A value over a limit is well-formed: the next line is sound. After
             // a malformed line, jq stops reading.
             if isLimit { return true }
@@ -366,7 +369,8 @@ extension JSONStreamRun {
         case .syntaxError(let error):
             counters.elementsIn += 1
             let place = "\(name):\(error.line):\(error.column)" + elementSuffix(index + 1)
-            let message = error.message + (isArray ? afterTheArrayHint(error) : "")
+            let message = error.message
+                + (isArray ? afterTheArrayHint(error) : formatDecidedByNameHint(error, inFirstValue: index < 0))
             // The rest of this input cannot be read: never a success, even
             // when skipping (nothing may be lost quietly).
             inputFailed = true
@@ -393,6 +397,19 @@ extension JSONStreamRun {
             return true
         }
         return false
+    }
+
+    /// For a syntax error in an input read as JSON Lines because of its
+    /// name (`.jsonl`, `.ndjson`) whose first value begins with `[` and runs
+    /// past its first line, as one array would: which one decided, and how
+    /// to override it (once per input).
+    private func formatDecidedByNameHint(_ error: JSONSyntaxError, inFirstValue: Bool) -> String {
+        guard inFirstValue, error.line > 1, !inputs.namedItsFormat, !options.jqMode, options.inputFormat == .auto,
+              options.path.isEmpty, JSONStreamOptions.namesJSONLines(inputs.name),
+              inputs.reader?.startsWithBracket == true else { return "" }
+        inputs.namedItsFormat = true
+        return " (\(inputs.name) is read as JSON Lines for its name, though it begins with '[': "
+            + "if it holds one array, --input array reads it as one)"
     }
 
     /// Counts what a syntax error that ends the current input leaves
@@ -448,6 +465,7 @@ extension JSONStreamRun {
     func begin(named name: String) {
         inputs.name = name
         inputs.unitStarted = false
+        inputs.namedItsFormat = false
         context.inputFilename = .string(name)
     }
 

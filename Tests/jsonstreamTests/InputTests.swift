@@ -178,6 +178,22 @@ struct InputTests {
         #expect(run.stderr.hasSuffix("jsonstream: 2 of 5 elements skipped\n"), "\(run.stderr)")
     }
 
+    @Test("A .jsonl file that holds one array: its error says the name decided, and how to override it")
+    func jsonLinesNameHoldingAnArray() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.file("dump.jsonl", "[\n{\"id\":1},\n{\"id\":2 x}\n]\n")
+        let run = try await jsonstream(["-c", ".id", file])
+        #expect(run.status == 5)
+        #expect(run.stderr.contains("(\(file) is read as JSON Lines for its name, though it begins with '[': "
+                                    + "if it holds one array, --input array reads it as one)"), "\(run.stderr)")
+        let asArray = try await jsonstream(["--input", "array", "-c", ".id", file])
+        #expect(asArray.lines == ["1"])
+        #expect(!asArray.stderr.contains("for its name"))
+        // JSON Lines whose lines are arrays, named so: no such hint.
+        let lines = try directory.file("rows.jsonl", "[1]\n[2 x]\n")
+        #expect(!(try await jsonstream([".[0]", lines])).stderr.contains("for its name"))
+    }
+
     @Test("--on-error skip on an array cut short: the other files are read, exit 5, the last line says what was lost")
     func skipArrayCutShort() async throws {
         let directory = try TemporaryDirectory()

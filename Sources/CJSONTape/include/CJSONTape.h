@@ -253,12 +253,14 @@ void sj_parser_project(sj_parser *p, const unsigned char *const *keys,
 /// resynchronising after a syntax error). Complete elements stay.
 void sj_parser_restart(sj_parser *p);
 
-/// Forgets the element in progress and opens a new yajl handle that follows
-/// the key path from the top again: an array resuming at its next element
-/// after a syntax error is then fed the target's opening (`[`, or the key
-/// path's objects and `[`, as `{"items":[`), then the input from that
-/// element on. Complete elements and their count stay. (SJ_MODE_ARRAY.)
-void sj_parser_reenter(sj_parser *p);
+/// Forgets the element in progress and opens a new yajl handle standing
+/// inside the target array: an array resuming at its next element after a
+/// syntax error. The handle is fed `opening` (`[`, or the key path's objects
+/// and `[`, as `{"items":[`) as if it ended at `base + length`; following
+/// roots, the mark that makes is taken back. Complete elements and their
+/// count stay. (SJ_MODE_ARRAY, and SJ_MODE_ROOTS inside a target array.)
+yajl_status sj_parser_reenter(sj_parser *p, const unsigned char *opening, size_t length, uint64_t base,
+                              int allowsComments);
 
 // MARK: - Feeding
 

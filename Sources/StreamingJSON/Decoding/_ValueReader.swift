@@ -193,6 +193,12 @@ import Foundation
         return stream.bytesRead
     }
 
+    /// Whether the input's first byte other than whitespace is `[` (nil
+    /// before it is read): a file named as JSON Lines that holds one array.
+    package var startsWithBracket: Bool? {
+        stream.firstContentByte.map { $0 == UInt8(ascii: "[") }
+    }
+
     /// Whether the input turned out to be an array (`.auto` decides at the
     /// first byte); nil before the first `next()`.
     package var isArray: Bool? {
@@ -234,7 +240,7 @@ import Foundation
                 // resumes after it. Its index is the reader's numbering.
                 // (Damage between an array's elements breaks none.)
                 var syntax = syntaxError(in: error)
-                if stream.mode != .array || syntax.elementIndex != nil {
+                if (stream.mode != .array && stream.mode != .roots) || syntax.elementIndex != nil {
                     unsafe index += 1
                     syntax.elementIndex = unsafe index
                 }

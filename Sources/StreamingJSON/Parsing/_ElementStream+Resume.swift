@@ -28,11 +28,19 @@ struct _ArrayResume {
 extension _ElementStream {
     /// Whether a syntax error at this point may be resumed from: in an
     /// array, inside the target or just after it closed (the bracket may
-    /// have been a stray one), for a reason that leaves the input after it
-    /// readable. `beginResume` decides the last case with the bytes.
+    /// have been a stray one; `beginResume` decides with the bytes), or
+    /// inside a target array when following roots; for a reason that leaves
+    /// the input after it readable.
     func mayResume(after outcome: _ParseOutcome?) -> Bool {
-        guard mode == .array, let parser, resume == nil else { return false }
-        guard parser.isInTarget || (parser.targetClosed && parser.openContainers == parser.targetDepth - 1) else {
+        guard let parser, resume == nil else { return false }
+        switch mode {
+        case .array?:
+            guard parser.isInTarget || (parser.targetClosed && parser.openContainers == parser.targetDepth - 1) else {
+                return false
+            }
+        case .roots?:  // following roots (`--path`): inside a target array only
+            guard parser.isInTargetArray else { return false }
+        default:
             return false
         }
         if case .stopped(let code, _, _)? = outcome {
@@ -78,6 +86,8 @@ extension _ElementStream {
         var search = _ResumeSearch(bytes: bytes, base: gatheredBase, errorOffset: targetClosed ? boundary : errorOffset,
                                    scanStart: boundary >= gatheredBase ? (boundary, depth) : nil, lastString: nil)
         if !targetClosed { search.lastString = lastString(in: search, boundary: boundary) }
+        // Failed again where it resumed: that place is no place to go on.
+        if let resumedAt, errorOffset <= resumedAt { search.notBefore = resumedAt }
         search.typicalElementBytes = parser.largestElementBytes
         var error = syntax
         error.elementIndex = elementsCompleted + elementsLost
@@ -123,7 +133,8 @@ extension _ElementStream {
             let full = current.search.bytes.count >= _ArrayResume.capacity
             let snapshot = current.search
             let outcome = current.search.run(atEnd: atEnd || full) { offset, proof in
-                verifyResume(at: offset, proof: proof, in: snapshot, atEnd: atEnd || full)
+                offset > snapshot.notBefore ? verifyResume(at: offset, proof: proof, in: snapshot, atEnd: atEnd || full)
+                                            : .fails
             }
             switch outcome {
             case .needsMore where !atEnd && !full:
@@ -150,6 +161,7 @@ extension _ElementStream {
                 }
                 unsafe pendingErrors.append((elementsCompleted, decodingError(error, element: error.elementIndex)))
                 restartInside(at: offset)
+                resumedAt = offset
                 let bytes = current.search.bytes
                 unsafe bytes.withUnsafeBytes { unsafe parseBody($0, from: Int(offset - current.search.base),
                                                                 base: current.search.base) }

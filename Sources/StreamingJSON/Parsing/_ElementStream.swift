@@ -51,6 +51,8 @@ import Foundation
     /// The source is a piece of a larger input, from its `origin`.
     private var beginsMidInput = false
     private var sawContent = false
+    /// The input's first byte other than whitespace (after a BOM), once seen.
+    private(set) var firstContentByte: UInt8?
 
     /// Ordinal of the oldest element still on the tape.
     private(set) var firstOrdinal = 0
@@ -175,6 +177,8 @@ import Foundation
     /// Array elements lost to syntax errors so far (parsing side): an
     /// error's element index counts them.
     var elementsLost = 0
+    /// Where the array last went on after a syntax error.
+    var resumedAt: UInt64?
     /// Reading side: the ordinals of the elements after lost ones whose
     /// errors were thrown, not yet passed by `lostElements(before:)`.
     var lostOrdinals: [Int] = []
@@ -205,7 +209,9 @@ import Foundation
             if let pending = unsafe pendingErrors.first, pending.ordinal <= ordinal {
                 unsafe pendingErrors.removeFirst()
                 pendingErrorsThrown += 1
-                if mode == .array, pending.error.brokenElementIndex != nil { lostOrdinals.append(pending.ordinal) }
+                if mode == .array || mode == .roots, pending.error.brokenElementIndex != nil {
+                    lostOrdinals.append(pending.ordinal)
+                }
                 throw pending.error
             }
             if ordinal < firstOrdinal { return .dropped }
@@ -406,6 +412,7 @@ import Foundation
         }
         if !sawContent, let first = unsafe chunk[skip...].firstIndex(where: { !_isJSONWhitespace($0) }) {
             sawContent = true
+            unsafe firstContentByte = chunk[first]
             if parser == nil { unsafe resolve(path.isEmpty && chunk[first] != UInt8(ascii: "[") ? .lines : .array) }
         }
         guard parser != nil else {  // only whitespace so far, in `.auto`

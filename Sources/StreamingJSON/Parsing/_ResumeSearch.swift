@@ -85,6 +85,10 @@ struct _ResumeSearch {
         self.lastString = lastString
     }
 
+    /// Places at or before this offset are not tried: where the parse
+    /// resumed last, and failed again at once (no progress, no loop).
+    var notBefore: UInt64 = 0
+
     /// The largest complete element before the error (0: none known): a
     /// `longRun` proof may also be three elements over twice its size.
     var typicalElementBytes: UInt64 = 0

@@ -141,10 +141,17 @@ extension _ParseOutcome {
     /// objects) as if it ended at `offset`, stands inside the target array,
     /// ready for the element that begins there. Complete elements stay.
     func reenter(opening: [UInt8], endingAt offset: UInt64) -> _ParseOutcome {
-        unsafe sj_parser_reenter(state)
+        let status = unsafe opening.withUnsafeBytes {
+            unsafe sj_parser_reenter(state, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count,
+                                     offset - UInt64($0.count), allowsComments ? 1 : 0)
+        }
         guard unsafe state.pointee.yajl != nil else { Self.outOfMemory() }
-        _ = unsafe cyajl_config(state.pointee.yajl, yajl_allow_comments, allowsComments ? 1 : 0)
-        return unsafe opening.withUnsafeBytes { unsafe parse($0, base: offset - UInt64($0.count)) }
+        return check(status)
+    }
+
+    /// Following roots: whether the parse stands inside a target array.
+    var isInTargetArray: Bool {
+        unsafe state.pointee.framing.inTarget != 0 && Int(state.pointee.framing.mode) == SJ_MODE_ARRAY
     }
 
     /// Containers open where yajl stopped, the target's own included.
