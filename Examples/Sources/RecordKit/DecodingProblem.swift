@@ -5,7 +5,8 @@ import StreamingJSON
 /// record server, as JSON.
 ///
 /// ```json
-/// {"error":"Unexpected character 'x' at line 3, column 17 (byte 301)","line":3,"column":17,"byteOffset":301,"codingPath":"[2]"}
+/// {"error":"Unexpected character 'x' at line 3, column 17 (byte 301)","line":3,"column":17,"byteOffset":301,
+///  "codingPath":"[2]","summary":{"accepted":9997,"rejected":2,"malformed":1}}
 /// ```
 ///
 /// A syntax error carries its position as a `JSONSyntaxError`; the other
@@ -23,6 +24,9 @@ public struct DecodingProblem: Codable, Sendable, Hashable, Error {
     public var byteOffset: Int?
     /// Where in the stream, `[2].abv` for the third element's `abv`; nil at the top.
     public var codingPath: String?
+    /// What the body held: the server reads on past a malformed record to
+    /// the body's end and counts, or to where the rest could not be read.
+    public var summary: UploadSummary?
 
     /// A problem with these fields.
     public init(error: String, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, codingPath: String? = nil) {

@@ -44,16 +44,21 @@ public struct Record: Codable, Sendable, Hashable {
     }
 }
 
-/// What the server answers to an upload it could read to the end.
+/// What the server counted in an upload it read to the end.
 public struct UploadSummary: Codable, Sendable, Hashable {
-    /// Records that passed `Record.problem` and were written out.
+    /// Records that passed `Record.problem` (written out, when the upload
+    /// had no malformed record).
     public var accepted: Int
     /// Well-formed records that did not.
     public var rejected: Int
+    /// Records that were not records: invalid JSON, or a value of the wrong
+    /// type (nil when there were none, and left out of the JSON).
+    public var malformed: Int?
 
     /// A summary with these counts.
-    public init(accepted: Int = 0, rejected: Int = 0) {
+    public init(accepted: Int = 0, rejected: Int = 0, malformed: Int? = nil) {
         self.accepted = accepted
         self.rejected = rejected
+        self.malformed = malformed
     }
 }

@@ -24,25 +24,45 @@ struct RecordRoutes: Sendable {
     /// Reads the records of a body as they arrive: each is decoded, checked
     /// and written out before the next bytes are read, so memory stays the
     /// same whatever the body's size (the request body applies back-pressure
-    /// to the socket). A body that is not JSON of the right shape is a 400
-    /// that says where, and its accepted records are not kept.
+    /// to the socket). A malformed record (invalid JSON, or a string where a
+    /// number belongs) does not stop the reading: the rest of the body is
+    /// still read and counted, and the answer is a 400 that says where the
+    /// first one is, with the counts. Its accepted records are not kept.
+    /// Only a body that ends inside a record, or after damage with no record
+    /// after it, is answered without reading further.
     func receive(_ body: RequestBody) async throws -> Response {
         let writer = try makeWriter()
         var summary = UploadSummary()
+        var first: DecodingProblem?
+        var records = StreamingJSONDecoder().elements(of: Record.self, from: body, format: .auto).makeAsyncIterator()
         do {
-            for try await record in StreamingJSONDecoder().elements(of: Record.self, from: body, format: .auto) {
-                if record.problem == nil {
-                    // A blocking write(2) of a full 256 KiB buffer at a time; a
-                    // server writing to slow storage would hand this to a thread of its own.
-                    try writer.append(record)
-                    summary.accepted += 1
-                } else {
-                    summary.rejected += 1
+            while true {
+                do {
+                    guard let record = try await records.next() else { break }
+                    if record.problem == nil {
+                        // A blocking write(2) of a full 256 KiB buffer at a time; a server
+                        // writing to slow storage would hand this to a thread of its own.
+                        if first == nil { try writer.append(record) }
+                        summary.accepted += 1
+                    } else {
+                        summary.rejected += 1
+                    }
+                } catch let error as DecodingError where !error.endsStream {
+                    // One record lost; the next call reads on after it.
+                    first = first ?? DecodingProblem(error)
+                    summary.malformed = (summary.malformed ?? 0) + 1
                 }
             }
         } catch {
-            // Dropped unfinished, a file writer removes its temporary file.
+            // The rest cannot be read. Dropped unfinished, a file writer
+            // removes its temporary file.
             guard let problem = DecodingProblem(error) else { throw error }
+            var answer = first ?? problem
+            answer.summary = summary  // what was read before
+            return try Self.json(answer, status: .badRequest)
+        }
+        if var problem = first {
+            problem.summary = summary
             return try Self.json(problem, status: .badRequest)
         }
         try writer.finish()

@@ -62,6 +62,8 @@ struct RecordServerTests {
         #expect(problem.column == 63)  // the quote of "notes"
         #expect(problem.byteOffset == 2 + 75 + 62)
         #expect(problem.error.contains("line 3, column 63"))
+        // The body was read to its end: the records after the broken one were counted.
+        #expect(problem.summary == UploadSummary(accepted: 2, rejected: 0, malformed: 1))
         // A rejected upload leaves nothing behind, not even the record before the error.
         #expect(!FileManager.default.fileExists(atPath: output.path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
@@ -82,6 +84,7 @@ struct RecordServerTests {
         #expect(problem.column == 59)  // the string where the number belongs
         #expect(problem.byteOffset == 2 + 75 + 58)
         #expect(problem.codingPath == "[1].abv")
+        #expect(problem.summary == UploadSummary(accepted: 1, rejected: 0, malformed: 1))
     }
 
     /// JSON Lines whose third record's last string is never closed.
@@ -100,6 +103,19 @@ struct RecordServerTests {
         #expect(problem.column == 73)  // the line break inside the unterminated string
         #expect(problem.byteOffset == 74 + 74 + 72)
         #expect(problem.error.hasPrefix("Unescaped control character"))
+        // JSON Lines goes on at the next line: record 4 was counted.
+        #expect(problem.summary == UploadSummary(accepted: 3, rejected: 0, malformed: 1))
+    }
+
+    /// A body cut off inside a record: a 400 at its end, with what came before.
+    @Test func truncatedBodyAnswers400AtItsEnd() async throws {
+        let server = try ServerProcess()
+        let body = String(Self.brokenArray.replacingOccurrences(of: "5.5 ", with: "5.5,").dropLast(30))
+        let answer = try await withClient { try await post(server.recordsURL, text: body, client: $0) }
+        #expect(answer.status == 400, "\(answer.text)")
+        let problem = try answer.decode(DecodingProblem.self)
+        #expect(problem.error.hasPrefix("Unexpected end of input"))
+        #expect(problem.summary == UploadSummary(accepted: 2, rejected: 0))
     }
 
     @Test func clientUploadsAndDownloadsThroughTheServer() async throws {
