@@ -93,6 +93,7 @@ struct _SourcePosition: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Telling an error that ends a stream from one that ends an element.
 extension DecodingError {
     /// Whether this error ends the stream that threw it: invalid JSON after
     /// which the rest of the input cannot be read (``JSONSyntaxError/endsStream``).
