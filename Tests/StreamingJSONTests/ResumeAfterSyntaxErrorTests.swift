@@ -76,6 +76,27 @@ struct ResumeAfterSyntaxErrorTests {
         #expect(!outcome.ended)
     }
 
+    @Test("Damage early in elements larger than the search's window: the next element still comes")
+    func damageInHugeElements() throws {
+        // Five elements of about 6 MB, each an array of items: the search walks
+        // past a whole element in a window, and no item passes for an element.
+        let text = String(repeating: "y", count: 1000)
+        func element(_ id: Int) -> String {
+            #"{"id":\#(id),"items":["# + (0..<6000).map { #"{"n":\#($0),"t":"\#(text)"}"# }.joined(separator: ",") + "]}"
+        }
+        var elements = (0..<5).map(element)
+        elements[2] = elements[2].replacingOccurrences(of: #"{"n":3,"#, with: #"{"n":3x,"#)
+        let outcome = Self.read(Array(("[" + elements.joined(separator: ",\n") + "]").utf8), format: .array,
+                                chunkSize: 1 << 16)
+        let ids = outcome.values.map { value -> Int in
+            if case .object(let object) = value, case .number(let id)? = object["id"] { return id.int ?? -1 }
+            return -1
+        }
+        #expect(ids == [0, 1, 3, 4])
+        #expect(outcome.errors.map(\.elementIndex) == [2])
+        #expect(!outcome.ended)
+    }
+
     @Test("Where no element can follow, the error ends the stream, on every later call")
     func terminal() throws {
         for text in [#"[{"id":0},{"id":1"#, #"[{"id":0},{"id":1,"n":"abc"#, #"{"a":[1,2],"b":x}"#] {

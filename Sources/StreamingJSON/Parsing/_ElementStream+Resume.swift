@@ -4,8 +4,9 @@ import Foundation
 
 // An array after a syntax error: the error is queued for the element it
 // broke (it ends that element, not the stream), the input after it is
-// gathered, up to `_ArrayResume.capacity` bytes, until `_ResumeSearch`
-// finds where the next element begins; there a new yajl handle, standing
+// gathered (a window of `_ArrayResume.capacity` bytes, up to
+// `_ArrayResume.reach` past the error) until `_ResumeSearch` finds where
+// the next element begins; there a new yajl handle, standing
 // inside the array, goes on. When no place holds, the stream ends with a
 // terminal error (`JSONSyntaxError.endsStream`).
 
@@ -21,8 +22,12 @@ struct _ArrayResume {
     let brokeAnElement: Bool
     /// The error followed a bracket that closed the array too early.
     let afterStrayBracket: Bool
-    /// Bytes gathered at most: past them, the rest cannot be read.
+    /// Bytes kept at most: past them, the search drops what it has passed
+    /// (`_ResumeSearch.slide()`), or decides with what it has.
     static let capacity = 4 << 20
+    /// How far past the error the search looks: past it, the rest cannot
+    /// be read (an element that large, or damage that never ends).
+    static let reach: UInt64 = 64 << 20
 }
 
 extension _ElementStream {
@@ -88,7 +93,9 @@ extension _ElementStream {
         if !targetClosed { search.lastString = lastString(in: search, boundary: boundary) }
         // Failed again where it resumed: that place is no place to go on.
         if let resumedAt, errorOffset <= resumedAt { search.notBefore = resumedAt }
-        search.typicalElementBytes = parser.largestElementBytes
+        // How large elements are: those seen, and this one so far.
+        let partial = parser.hasTokensInProgress ? errorOffset - min(parser.currentElementStart, errorOffset) : 0
+        search.typicalElementBytes = max(largestElementSeen, parser.largestElementBytes(), partial)
         var error = syntax
         error.elementIndex = elementsCompleted + elementsLost
         resume = _ArrayResume(search: search, error: error, skippedFrom: skippedFrom,
@@ -130,14 +137,18 @@ extension _ElementStream {
     /// search). `atEnd`: the input has no more bytes.
     func driveResume(atEnd: Bool) {
         while var current = resume {
-            let full = current.search.bytes.count >= _ArrayResume.capacity
+            // Through a long element, a window: what the search has passed goes.
+            if current.search.bytes.count >= _ArrayResume.capacity && !atEnd { _ = current.search.slide() }
+            let tooFar = current.search.end - min(current.search.errorOffset, current.search.end) > _ArrayResume.reach
+            let full = current.search.bytes.count >= _ArrayResume.capacity || tooFar
             let snapshot = current.search
-            let outcome = current.search.run(atEnd: atEnd || full) { offset, proof in
-                offset > snapshot.notBefore ? verifyResume(at: offset, proof: proof, in: snapshot, atEnd: atEnd || full)
-                                            : .fails
+            let outcome = current.search.run(atEnd: atEnd || tooFar) { offset, proof in
+                guard offset > snapshot.notBefore else { return .fails }
+                return verifyResume(at: offset, proof: proof, in: snapshot, atEnd: atEnd, windowFull: full)
             }
             switch outcome {
-            case .needsMore where !atEnd && !full:
+            case .needsMore where !atEnd && !tooFar
+                && (current.search.bytes.count < _ArrayResume.capacity || current.search.slide()):
                 resume = current  // with how far the search got
                 return
             case .needsMore, .none:
@@ -174,7 +185,7 @@ extension _ElementStream {
         var error = resume.error
         let unread = resume.search.end - min(resume.search.errorOffset, resume.search.end)
         if !atEnd {
-            error.message += "; no element begins in the \(_ArrayResume.capacity >> 20) MiB after it"
+            error.message += "; no element begins in the \(_ArrayResume.reach >> 20) MiB after it"
         }
         error.endsStream = true
         error.unreadBytes = atEnd ? Int(unread) : nil
@@ -193,8 +204,11 @@ extension _ElementStream {
 
     /// Parses from `offset` with a fresh parser standing inside the array,
     /// and says whether what follows bears out an element beginning there.
+    /// `atEnd`: the input ends with the bytes gathered. `windowFull`: no
+    /// more can be gathered; what needs more is decided now (a structural
+    /// place holds, a long run fails).
     private func verifyResume(at offset: UInt64, proof: _ResumeProof, in search: _ResumeSearch,
-                              atEnd: Bool) -> _ResumeVerdict {
+                              atEnd: Bool, windowFull: Bool) -> _ResumeVerdict {
         let trial = _TapeParser(mode: .array, path: path, limits: limits)
         let opening = _PathLocator.opening(path)
         guard trial.reenter(opening: opening, endingAt: max(offset, UInt64(opening.count))).isOK else { return .fails }
@@ -220,28 +234,34 @@ extension _ElementStream {
             if trial.targetClosed && failedAt == nil { return .holds }
             if elements && failedAt != nil && trial.lastElementIsContainer {
                 let next = search.firstNonWhitespace(after: trial.lastElementEnd - 1)
-                guard let byte = next.flatMap(search.byte(at:)) else { return atEnd ? .fails : .needsMore }
+                guard let byte = next.flatMap(search.byte(at:)) else {
+                    return atEnd ? .fails : windowFull ? .holds : .needsMore
+                }
                 return byte == UInt8(ascii: ":") || byte == UInt8(ascii: "}") ? .fails : .holds
             }
             if failedAt != nil || atEnd { return .fails }
-            return .needsMore
+            return windowFull ? .holds : .needsMore
         case .longRun:
-            guard elements || trial.targetClosed else { return failedAt != nil || atEnd ? .fails : .needsMore }
-            // Past the error, and then: `strictSpan` bytes without one; or
-            // three elements over twice the largest element seen; or (more
+            guard elements || trial.targetClosed else {
+                return failedAt != nil || atEnd || windowFull ? .fails : .needsMore
+            }
+            // Past the error, and then: `strictSpan` bytes without one (or
+            // twice the largest element seen, if more); or three elements
+            // over twice the largest element seen; or (more
             // damage close by) an element, then an error inside the next one,
             // begun as an object or array after a comma. A nested array inside
             // one element spans less, and when it ends it closes the array
             // the parse stands in: an error at once, with no element begun.
             let reach = failedAt ?? search.end
-            let span = 2 * max(search.typicalElementBytes, trial.largestElementBytes)
+            let span = 2 * max(search.typicalElementBytes, trial.largestElementBytes())
             if reach > search.errorOffset && !trial.targetClosed {
                 if trial.completedElements >= 3 && reach >= offset + span { return .holds }
                 if failedAt != nil && trial.hasTokensInProgress { return .holds }
             }
-            let needed = max(search.errorOffset + 1, offset + _ResumeSearch.strictSpan)
+            let needed = max(search.errorOffset + 1, offset + max(_ResumeSearch.strictSpan, span))
             if failedAt != nil { return reach >= needed ? .holds : .fails }
-            return atEnd || search.end >= needed ? .holds : .needsMore
+            if atEnd || search.end >= needed { return .holds }
+            return windowFull ? .fails : .needsMore
         }
     }
 

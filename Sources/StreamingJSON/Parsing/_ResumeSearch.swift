@@ -213,6 +213,17 @@ struct _ResumeSearch {
         return atEnd ? .none : .needsMore
     }
 
+    /// Drops the bytes before the next place kinds 3 and 4 will try (every
+    /// place before it failed), but a few: a search through a long element
+    /// keeps a window, not the element. False when nothing can go.
+    mutating func slide() -> Bool {
+        guard case .afterError(_, let next) = stage, next > base + 16 else { return false }
+        let keep = next - 16  // the line start or separator before a place is looked for there
+        bytes.removeFirst(Int(keep - base))
+        base = keep
+        return true
+    }
+
     /// Whether only spaces and tabs stand between `offset` and the line break before it.
     private func beginsLine(_ offset: UInt64) -> Bool {
         var previous = offset

@@ -172,10 +172,11 @@ extension _ParseOutcome {
     var lastElementEnd: UInt64 {
         unsafe elementCount > 0 ? state.pointee.tape.elements[elementCount - 1].end : 0
     }
-    /// The largest complete element on the tape, in bytes of input.
-    var largestElementBytes: UInt64 {
+    /// The largest complete element on the tape, in bytes of input; of
+    /// the last `last` only, when given.
+    func largestElementBytes(last: Int = .max) -> UInt64 {
         var largest: UInt64 = 0
-        for index in 0..<elementCount {
+        for index in max(0, elementCount - last)..<elementCount {
             let start = unsafe view[elementStart(index)].position
             let end = unsafe elementEnd(index)
             if end > start { largest = max(largest, end - start) }
