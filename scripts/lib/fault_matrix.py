@@ -66,6 +66,11 @@ def lines_text(items):
     return b"".join(parts), ranges
 
 
+def default_signals():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def run(jsonstream, args, stdin=None, **kwargs):
     return subprocess.run([jsonstream] + args, stdin=stdin, capture_output=True, **kwargs)
 
@@ -121,9 +126,10 @@ def interrupted(jsonstream, work, text, sig, name):
     """A signal mid-write: no part that looks complete but is not."""
     path = os.path.join(work, "in.json")
     prefix = os.path.join(work, "%s-" % name)
-    # A slow pipe keeps the run going until the signal comes.
+    # A slow pipe keeps the run going until the signal comes. (A shell that
+    # starts jobs in the background hands them SIGINT ignored: put it back.)
     process = subprocess.Popen([jsonstream, "--split-lines", "500", prefix, "-c", "."],
-                               stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdin=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_signals)
     lines = text.split(b"\n")
     process.stdin.write(b"\n".join(lines[:1200]) + b"\n")
     process.stdin.flush()
