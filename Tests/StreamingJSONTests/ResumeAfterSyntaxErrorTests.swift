@@ -76,16 +76,17 @@ struct ResumeAfterSyntaxErrorTests {
         #expect(!outcome.ended)
     }
 
-    @Test("Damage early in elements larger than the search's window: the next element still comes")
+    @Test("Damage in elements larger than the search's window: the next element still comes")
     func damageInHugeElements() throws {
-        // Five elements of about 6 MB, each an array of items: the search walks
-        // past a whole element in a window, and no item passes for an element.
+        // Five elements of about 6 MB, each an array of items, one damaged half
+        // way: the search walks past 3 MB in a window, and no item passes for
+        // an element (the broken element so far says how large elements are).
         let text = String(repeating: "y", count: 1000)
         func element(_ id: Int) -> String {
             #"{"id":\#(id),"items":["# + (0..<6000).map { #"{"n":\#($0),"t":"\#(text)"}"# }.joined(separator: ",") + "]}"
         }
         var elements = (0..<5).map(element)
-        elements[2] = elements[2].replacingOccurrences(of: #"{"n":3,"#, with: #"{"n":3x,"#)
+        elements[2] = elements[2].replacingOccurrences(of: #"{"n":3000,"#, with: #"{"n":3000x,"#)
         let outcome = Self.read(Array(("[" + elements.joined(separator: ",\n") + "]").utf8), format: .array,
                                 chunkSize: 1 << 16)
         let ids = outcome.values.map { value -> Int in

@@ -72,7 +72,15 @@ extension _ElementStream {
         let earlier = recent.bytes(from: recent.base, to: chunkStart) ?? []
         var bytes = earlier
         unsafe bytes.append(contentsOf: chunk[start...])
-        let gatheredBase = chunkStart - UInt64(earlier.count)
+        var gatheredBase = chunkStart - UInt64(earlier.count)
+        // The same bytes however the input was cut into chunks: from 4 KiB
+        // before the boundary (or what there is), so that where the search
+        // looks back does not depend on the chunks.
+        let from = max(gatheredBase, (boundary > 0 ? boundary - 1 : 0) - min(boundary > 0 ? boundary - 1 : 0, 4096))
+        if from > gatheredBase {
+            bytes.removeFirst(Int(from - gatheredBase))
+            gatheredBase = from
+        }
         var skippedFrom = errorOffset
         let targetClosed = parser.targetClosed
         if targetClosed {
@@ -93,9 +101,11 @@ extension _ElementStream {
         if !targetClosed { search.lastString = lastString(in: search, boundary: boundary) }
         // Failed again where it resumed: that place is no place to go on.
         if let resumedAt, errorOffset <= resumedAt { search.notBefore = resumedAt }
-        // How large elements are: those seen, and this one so far.
-        let partial = parser.hasTokensInProgress ? errorOffset - min(parser.currentElementStart, errorOffset) : 0
-        search.typicalElementBytes = max(largestElementSeen, parser.largestElementBytes(), partial)
+        // How large elements are: this one so far. (Not those before it: a
+        // stream read again from a piece of the input must decide as one
+        // read from the start does.)
+        search.typicalElementBytes = parser.hasTokensInProgress
+            ? errorOffset - min(parser.currentElementStart, errorOffset) : 0
         var error = syntax
         error.elementIndex = elementsCompleted + elementsLost
         resume = _ArrayResume(search: search, error: error, skippedFrom: skippedFrom,
@@ -225,39 +235,48 @@ extension _ElementStream {
         let elements = trial.completedElements > 0
         switch proof {
         case .element:
-            // An element, and a token accepted after the last one (the next
-            // element's start after a separator, or the array's end); or an
-            // object or array with garbage right after it other than `:` or
-            // `}` (the garbage is its own error). A key read as an element
-            // (`"items": [`) or a member's value fails here.
-            if elements && trial.boundary.offset > trial.lastElementEnd { return .holds }
-            if trial.targetClosed && failedAt == nil { return .holds }
-            if elements && failedAt != nil && trial.lastElementIsContainer {
-                let next = search.firstNonWhitespace(after: trial.lastElementEnd - 1)
-                guard let byte = next.flatMap(search.byte(at:)) else {
-                    return atEnd ? .fails : windowFull ? .holds : .needsMore
-                }
-                return byte == UInt8(ascii: ":") || byte == UInt8(ascii: "}") ? .fails : .holds
+            // The array's end at the place itself: what follows must be seen
+            // to be sound (the input's end, or a token accepted after it).
+            if !elements && trial.targetClosed && failedAt == nil {
+                return atEnd || windowFull || trial.boundary.offset > offset + 1 ? .holds : .needsMore
             }
-            if failedAt != nil || atEnd { return .fails }
-            return windowFull ? .holds : .needsMore
+            guard elements else { return failedAt != nil || atEnd ? .fails : windowFull ? .holds : .needsMore }
+            // An element, judged on what follows it up to a horizon, so that
+            // the verdict is the same however many bytes are gathered: no
+            // error there; or an error inside a next element begun after a
+            // separator (more damage); or, right after an object or array,
+            // garbage other than `:` or `}` (its own error). A key read as an
+            // element (`"items": [`), a member's value, or items of a nested
+            // array that close the array the parse stands in, fail here.
+            let horizon = trial.firstElementEnd + _ResumeSearch.elementHorizon
+            guard let failedAt, failedAt < horizon else {
+                if search.end >= horizon || atEnd || windowFull { return failedAt == nil && atEnd && !trial.targetClosed
+                    ? .fails : .holds }
+                return .needsMore
+            }
+            if trial.targetClosed { return .fails }
+            if trial.boundary.offset > trial.firstElementEnd { return trial.hasTokensInProgress ? .holds : .fails }
+            guard trial.lastElementIsContainer, let next = search.firstNonWhitespace(after: trial.firstElementEnd - 1),
+                  let byte = search.byte(at: next) else { return .fails }
+            return byte == UInt8(ascii: ":") || byte == UInt8(ascii: "}") ? .fails : .holds
         case .longRun:
             guard elements || trial.targetClosed else {
                 return failedAt != nil || atEnd || windowFull ? .fails : .needsMore
             }
             // Past the error, and then: `strictSpan` bytes without one (or
             // twice the largest element seen, if more); or three elements
-            // over twice the largest element seen; or (more
-            // damage close by) an element, then an error inside the next one,
-            // begun as an object or array after a comma. A nested array inside
-            // one element spans less, and when it ends it closes the array
-            // the parse stands in: an error at once, with no element begun.
-            let reach = failedAt ?? search.end
-            let span = 2 * max(search.typicalElementBytes, trial.largestElementBytes())
-            if reach > search.errorOffset && !trial.targetClosed {
-                if trial.completedElements >= 3 && reach >= offset + span { return .holds }
-                if failedAt != nil && trial.hasTokensInProgress { return .holds }
+            // over twice the largest element seen, the third ending with no
+            // error before it; or (more damage close by) an element, then an
+            // error inside the next one, begun after a comma. Each is judged
+            // on the bytes up to a point it fixes, so that the verdict is the
+            // same however many bytes are gathered.
+            let span = 2 * max(search.typicalElementBytes, 1)
+            if trial.completedElements >= 3, case let third = trial.elementEnd(ordinal: 2),
+               third > search.errorOffset, third >= offset + span, failedAt.map({ $0 > third }) ?? true {
+                return .holds
             }
+            if let failedAt, failedAt > search.errorOffset, trial.hasTokensInProgress { return .holds }
+            let reach = failedAt ?? search.end
             let needed = max(search.errorOffset + 1, offset + max(_ResumeSearch.strictSpan, span))
             if failedAt != nil { return reach >= needed ? .holds : .fails }
             if atEnd || search.end >= needed { return .holds }

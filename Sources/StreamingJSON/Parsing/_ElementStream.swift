@@ -179,9 +179,6 @@ import Foundation
     var elementsLost = 0
     /// Where the array last went on after a syntax error.
     var resumedAt: UInt64?
-    /// The largest of the last few elements of each chunk: how large an
-    /// element may be, for the proof a place after damage must give.
-    var largestElementSeen: UInt64 = 0
     /// Reading side: the ordinals of the elements after lost ones whose
     /// errors were thrown, not yet passed by `lostElements(before:)`.
     var lostOrdinals: [Int] = []
@@ -423,9 +420,6 @@ import Foundation
             return
         }
         unsafe parseBody(chunk, from: skip, base: base)
-        if let parser, mode == .array || mode == .roots {
-            largestElementSeen = max(largestElementSeen, parser.largestElementBytes(last: 4))
-        }
         if resume != nil { driveResume(atEnd: false) }
         if mode == .lines { unsafe noteLineContent(chunk, base: base) }
         if let failure { throw failure }

@@ -93,6 +93,9 @@ struct _ResumeSearch {
     /// `longRun` proof may also be three elements over twice its size.
     var typicalElementBytes: UInt64 = 0
 
+    /// Bytes after its first element over which an `element` proof is judged.
+    static let elementHorizon: UInt64 = 512
+
     /// Bytes a `longRun` proof must parse without error.
     static let strictSpan: UInt64 = 16 * 1024
 

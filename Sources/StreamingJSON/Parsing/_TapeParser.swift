@@ -168,30 +168,22 @@ extension _ParseOutcome {
     }
     /// The first byte of the element in progress (valid with `hasTokensInProgress`).
     var currentElementStart: UInt64 { unsafe state.pointee.tape.currentPosition }
-    /// Where the last complete element on the tape ends (0: none).
-    var lastElementEnd: UInt64 {
-        unsafe elementCount > 0 ? state.pointee.tape.elements[elementCount - 1].end : 0
+    /// Where complete element `ordinal` (0: the first on the tape) ends;
+    /// `ordinal` must be below `elementCount`.
+    func elementEnd(ordinal: Int) -> UInt64 {
+        precondition(ordinal < elementCount)
+        return unsafe state.pointee.tape.elements[ordinal].end
     }
-    /// The largest complete element on the tape, in bytes of input; of
-    /// the last `last` only, when given.
-    func largestElementBytes(last: Int = .max) -> UInt64 {
-        var largest: UInt64 = 0
-        for index in max(0, elementCount - last)..<elementCount {
-            let start = unsafe view[elementStart(index)].position
-            let end = unsafe elementEnd(index)
-            if end > start { largest = max(largest, end - start) }
-        }
-        return largest
+    /// Where the first complete element on the tape ends (0: none).
+    var firstElementEnd: UInt64 {
+        unsafe elementCount > 0 ? state.pointee.tape.elements[0].end : 0
     }
-
     /// Whether the last complete element on the tape is an object or array.
     var lastElementIsContainer: Bool {
         guard elementCount > 0 else { return false }
         let kind = unsafe view[elementStart(elementCount - 1)].kind
         return kind == _Kind.object || kind == _Kind.array
     }
-    /// The `SJ_ERROR_*` that stopped the parse, or `SJ_OK`.
-    var stopCode: Int32 { unsafe state.pointee.location.error }
 
     /// The end of the last token yajl accepted (`CJSONTape.h`).
     var boundary: _TokenBoundary {
