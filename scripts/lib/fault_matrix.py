@@ -190,25 +190,20 @@ def truncated_while_read(jsonstream, work, items):
 
 def damaged_archives(jsonstream, work, text):
     raw = gzip.compress(text)
-    for label, data in [("gzip, bytes overwritten", raw[:len(raw) // 2] + b"\x00" * 64 + raw[len(raw) // 2 + 64:]),
-                        ("gzip, cut short", raw[: len(raw) // 2])]:
-        path = os.path.join(work, "damaged.json.gz")
-        with open(path, "wb") as out:
-            out.write(data)
-        result = run(jsonstream, ["-c", ".id", path])
-        # Garbage inflated from damage may fail as JSON (5) before the
-        # archive's own check (2): either is an error that says where.
-        ok = result.returncode in (2, 5) and bool(result.stderr)
-        row("damaged archive: " + label, result.returncode, "2 or 5", "reported", ok, last_line(result.stderr)[:60])
     zst = subprocess.run(["zstd", "-q", "-c"], input=text, capture_output=True).stdout
-    for label, data in [("zstd, bytes overwritten", zst[:len(zst) // 2] + b"\xff" * 64 + zst[len(zst) // 2 + 64:]),
-                        ("zstd, cut short", zst[: len(zst) // 2])]:
-        path = os.path.join(work, "damaged.json.zst")
-        with open(path, "wb") as out:
-            out.write(data)
-        result = run(jsonstream, ["-c", ".id", path])
-        ok = result.returncode in (2, 5) and bool(result.stderr)
-        row("damaged archive: " + label, result.returncode, "2 or 5", "reported", ok, last_line(result.stderr)[:60])
+    for kind, suffix, packed, filler in [("gzip", "gz", raw, b"\x00"), ("zstd", "zst", zst, b"\xff")]:
+        middle = len(packed) // 2
+        for label, data in [("bytes overwritten", packed[:middle] + filler * 64 + packed[middle + 64:]),
+                            ("cut short", packed[:middle])]:
+            path = os.path.join(work, "damaged.json." + suffix)
+            with open(path, "wb") as out:
+                out.write(data)
+            result = run(jsonstream, ["-c", ".id", path])
+            # Garbage inflated from damage may fail as JSON (5) before the
+            # archive's own check (2): either is an error that says where.
+            ok = result.returncode in (2, 5) and bool(result.stderr)
+            row("damaged archive: %s, %s" % (kind, label), result.returncode, "2 or 5", "reported", ok,
+                last_line(result.stderr)[:60])
 
 
 def random_corruption(jsonstream, work, items, kind, rounds, rng):

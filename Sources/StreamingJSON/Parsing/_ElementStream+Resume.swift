@@ -22,6 +22,9 @@ struct _ArrayResume {
     let brokeAnElement: Bool
     /// The error followed a bracket that closed the array too early.
     let afterStrayBracket: Bool
+    /// The target's opening (`[`, or the key path's objects and `[`), fed to
+    /// each parser that stands inside the array again.
+    let opening: [UInt8]
     /// Bytes kept at most: past them, the search drops what it has passed
     /// (`_ResumeSearch.slide()`), or decides with what it has.
     static let capacity = 4 << 20
@@ -110,7 +113,7 @@ extension _ElementStream {
         error.elementIndex = elementsCompleted + elementsLost
         resume = _ArrayResume(search: search, error: error, skippedFrom: skippedFrom,
                               brokeAnElement: !targetClosed && parser.hasTokensInProgress,
-                              afterStrayBracket: targetClosed)
+                              afterStrayBracket: targetClosed, opening: _PathLocator.opening(path))
         return true
     }
 
@@ -151,10 +154,11 @@ extension _ElementStream {
             if current.search.bytes.count >= _ArrayResume.capacity && !atEnd { _ = current.search.slide() }
             let tooFar = current.search.end - min(current.search.errorOffset, current.search.end) > _ArrayResume.reach
             let full = current.search.bytes.count >= _ArrayResume.capacity || tooFar
-            let snapshot = current.search
+            let snapshot = current.search, opening = current.opening
             let outcome = current.search.run(atEnd: atEnd || tooFar) { offset, proof in
                 guard offset > snapshot.notBefore else { return .fails }
-                return verifyResume(at: offset, proof: proof, in: snapshot, atEnd: atEnd, windowFull: full)
+                return verifyResume(at: offset, proof: proof, in: snapshot, opening: opening,
+                                    atEnd: atEnd, windowFull: full)
             }
             switch outcome {
             case .needsMore where !atEnd && !tooFar
@@ -181,7 +185,7 @@ extension _ElementStream {
                     error.elementIndex = nil
                 }
                 unsafe pendingErrors.append((elementsCompleted, decodingError(error, element: error.elementIndex)))
-                restartInside(at: offset)
+                restartInside(at: offset, opening: current.opening)
                 resumedAt = offset
                 let bytes = current.search.bytes
                 unsafe bytes.withUnsafeBytes { unsafe parseBody($0, from: Int(offset - current.search.base),
@@ -203,8 +207,7 @@ extension _ElementStream {
     }
 
     /// A new handle standing inside the array, at `offset`.
-    private func restartInside(at offset: UInt64) {
-        let opening = _PathLocator.opening(path)
+    private func restartInside(at offset: UInt64, opening: [UInt8]) {
         let outcome = parser.reenter(opening: opening, endingAt: max(offset, UInt64(opening.count)))
         precondition(outcome.isOK, "the array's opening parses")
         recent = _RecentBytes()
@@ -217,10 +220,9 @@ extension _ElementStream {
     /// `atEnd`: the input ends with the bytes gathered. `windowFull`: no
     /// more can be gathered; what needs more is decided now (a structural
     /// place holds, a long run fails).
-    private func verifyResume(at offset: UInt64, proof: _ResumeProof, in search: _ResumeSearch,
+    private func verifyResume(at offset: UInt64, proof: _ResumeProof, in search: _ResumeSearch, opening: [UInt8],
                               atEnd: Bool, windowFull: Bool) -> _ResumeVerdict {
         let trial = _TapeParser(mode: .array, path: path, limits: limits)
-        let opening = _PathLocator.opening(path)
         guard trial.reenter(opening: opening, endingAt: max(offset, UInt64(opening.count))).isOK else { return .fails }
         var outcome = unsafe search.bytes.withUnsafeBytes {
             unsafe trial.parse(UnsafeRawBufferPointer(rebasing: $0[Int(offset - search.base)...]), base: offset)

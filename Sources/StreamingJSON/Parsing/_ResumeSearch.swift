@@ -229,14 +229,8 @@ struct _ResumeSearch {
 
     /// Whether only spaces and tabs stand between `offset` and the line break before it.
     private func beginsLine(_ offset: UInt64) -> Bool {
-        var previous = offset
-        while previous > base {
-            previous -= 1
-            let byte = bytes[Int(previous - base)]
-            if byte == 0x0A { return true }
-            if byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
-        }
-        return false
+        let previous = lastByte(before: offset) { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        return previous.map { bytes[Int($0 - base)] == 0x0A } ?? false
     }
 
     /// Whether the last byte before `offset` that is not whitespace is a
@@ -244,15 +238,22 @@ struct _ResumeSearch {
     /// candidate covers, or a member's value. (Not the offending byte: that
     /// is garbage.)
     private func followsSeparator(_ offset: UInt64) -> Bool {
+        guard let previous = lastByte(before: offset, skipping: _isJSONWhitespace), previous != errorOffset else {
+            return false
+        }
+        let byte = bytes[Int(previous - base)]
+        return byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":")
+    }
+
+    /// The offset of the last byte before `offset` that `skipping` does not
+    /// pass over, among the bytes gathered.
+    private func lastByte(before offset: UInt64, skipping: (UInt8) -> Bool) -> UInt64? {
         var previous = offset
         while previous > base {
             previous -= 1
-            let byte = bytes[Int(previous - base)]
-            if !_isJSONWhitespace(byte) {
-                return previous != errorOffset && (byte == UInt8(ascii: ",") || byte == UInt8(ascii: ":"))
-            }
+            if !skipping(bytes[Int(previous - base)]) { return previous }
         }
-        return false
+        return nil
     }
 
     /// The first byte after `offset` that is not whitespace, or the end of
