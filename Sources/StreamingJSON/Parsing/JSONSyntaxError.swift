@@ -61,6 +61,21 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
         self.unreadBytes = unreadBytes
     }
 
+    /// Errors are equal when they say the same at the same place: the
+    /// stream's details (``elementIndex``, ``skippedBytes``, ``endsStream``,
+    /// ``unreadBytes``) are about the stream, not the input's error.
+    public static func == (lhs: JSONSyntaxError, rhs: JSONSyntaxError) -> Bool {
+        lhs.message == rhs.message && lhs.byteOffset == rhs.byteOffset && lhs.line == rhs.line && lhs.column == rhs.column
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(message)
+        hasher.combine(byteOffset)
+        hasher.combine(line)
+        hasher.combine(column)
+    }
+
     /// `message at line L, column C (byte B)`: also the `debugDescription`
     /// of the `DecodingError` that carries this error.
     public var description: String {
