@@ -364,6 +364,27 @@ void sj_cut_scan_advance(sj_cut_scan *scan, const uint8_t *bytes, size_t length)
 size_t sj_cut_scan_find(sj_cut_scan *scan, const uint8_t *bytes, size_t length,
                         uint8_t separator, int64_t depth);
 
+/// What a scan of one byte range found, for each of the two states a range
+/// can start in when the bytes before it are not known: outside a string
+/// (index 0) or inside one (index 1). Start from all zeros at the range's
+/// first byte, with nothing escaped there (see `JSONPiece`'s scan for how a
+/// range that starts escaped is told). Depths are counted from the range's
+/// start.
+typedef struct sj_cut_tally {
+    int64_t depth[2];       ///< [ and { minus ] and } outside strings so far
+    int64_t lowest[2];      ///< the lowest depth reached after any byte (≤ 0)
+    uint64_t at_lowest[2];  ///< separators outside strings at `lowest`, since it was reached
+    uint64_t in_string;     ///< 1 when, starting outside a string, the position is inside one
+    uint64_t escaped;       ///< 1 when the next byte is escaped by a backslash
+    uint64_t newlines;      ///< LF bytes tallied
+    uint64_t last_newline;  ///< offset + 1 of the last LF tallied (0: none)
+    uint64_t tallied;       ///< bytes tallied so far
+} sj_cut_tally;
+
+/// Tallies `bytes[0..<length)`, the next bytes of the range, by the rules of
+/// the cut-point scan. `separator` is as for `sj_cut_scan_find`.
+void sj_cut_scan_tally(sj_cut_tally *tally, const uint8_t *bytes, size_t length, uint8_t separator);
+
 // MARK: - The array at a key path
 
 /// A search for where the array at a key path begins (`path_locate.c`).

@@ -46,6 +46,8 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     /// Makes the decoder of pieces on several threads, for `Sendable`
     /// elements (`_PieceDecoder.swift`); it returns nil for an input not for pieces.
     private let decodingPieces: PiecesFactory?
+    /// Opens one piece of a plan instead (`JSONPiece+Reading.swift`).
+    private let openPiece: (() throws -> _OpenedPiece)?
 
     typealias PiecesFactory = (any _ByteSource, Int?, JSONStreamFormat, [String], _DecodingOptions)
         -> (any _PieceDecoding)?
@@ -60,6 +62,37 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         self.decodingAhead = decodingAhead
         self.decodingPieces = decodingPieces
         self.openSource = openSource
+        self.openPiece = nil
+    }
+
+    /// The elements of one piece of a plan.
+    init(options: _DecodingOptions, path: [String], format: JSONStreamFormat,
+         openPiece: @escaping () throws -> _OpenedPiece) {
+        self.options = options
+        self.path = path
+        self.format = format
+        self.decodingAhead = nil
+        self.decodingPieces = nil
+        self.openSource = { throw JSONPieceError("A piece is opened as a piece") }
+        self.openPiece = openPiece
+    }
+
+    /// Opens the source (or the piece) and the container that reads it.
+    fileprivate func openContainer() throws -> _IncrementalUnkeyedContainer {
+        if let openPiece {
+            let piece = try openPiece()
+            let stream = _ElementStream(source: piece.source, mode: piece.mode, path: piece.path,
+                                        limits: options.limits, origin: piece.origin)
+            stream.keepsPreviousElement = false
+            return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
+                                                shelvesContainers: true, pathIndexBase: piece.firstIndex ?? 0)
+        }
+        let (source, size) = try openSource()
+        let stream = options.makeStream(source: source, size: size, mode: format.streamMode(path: path), path: path,
+                                        decodingAhead: decodingAhead?(options))
+        stream.keepsPreviousElement = false  // nothing here looks back
+        return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
+                                            shelvesContainers: true)
     }
 
     /// A new pass over the elements. The source is opened at the first `next()`,
@@ -133,15 +166,7 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         private mutating func nextFromContainer() throws -> T? {
             if container == nil {
                 do {
-                    let (source, size) = try elements.openSource()
-                    let stream = elements.options.makeStream(source: source, size: size,
-                                                             mode: elements.format.streamMode(path: elements.path),
-                                                             path: elements.path,
-                                                             decodingAhead: elements.decodingAhead?(elements.options))
-                    stream.keepsPreviousElement = false  // nothing here looks back
-                    container = _IncrementalUnkeyedContainer(
-                        decoder: _TapeDecoder(stream: stream, options: elements.options), path: .root,
-                        shelvesContainers: true)
+                    container = try elements.openContainer()
                 } catch {
                     finished = true
                     ending = error

@@ -97,7 +97,7 @@ final class _FileDescriptorSource: _ByteSource {
         }
     }
 
-    private static func openError(errno code: Int32, path: String) -> CocoaError {
+    static func openError(errno code: Int32, path: String) -> CocoaError {
         let kind: CocoaError.Code
         switch code {
         case ENOENT, ENOTDIR: kind = .fileReadNoSuchFile

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+internal import CJSONTape
+import Foundation
+
+/// A piece opened for reading: its framed bytes and where they sit in the file.
+struct _OpenedPiece {
+    let source: any _ByteSource
+    let mode: _StreamMode?
+    let path: [String]
+    let origin: _InputOrigin
+    /// The index of the piece's first element in the whole stream, when known.
+    let firstIndex: Int?
+    /// The file, for what was read (tests).
+    let file: _PieceFile?
+}
+
+extension JSONPiece {
+    /// Opens the piece of `url`'s file for one stream (see `_PieceSource`).
+    ///
+    /// - Throws: ``JSONPieceError`` for a piece not ready or a file that
+    ///   changed, `CocoaError` or `POSIXError` from the file.
+    func open(_ url: URL, format: JSONStreamFormat, recordsReads: Bool = false) throws -> _OpenedPiece {
+        guard isReady else {
+            throw JSONPieceError("Piece \(index) of \(count) is not ready: scan every piece of the plan and join them first")
+        }
+        if case .whole = shape {
+            guard index == 0 else { return Self.emptyPiece }
+            let source = try _FileDescriptorSource(url: url)
+            return _OpenedPiece(source: source, mode: format.streamMode(path: path), path: path, origin: .start,
+                                firstIndex: 0, file: nil)
+        }
+        let file = try _PieceFile(url: url)
+        file.recordsReads = recordsReads
+        try file.check(self)
+        let entry = entry!
+        guard !entry.outside else { return Self.emptyPiece }
+        if case .lines = shape { return try openLines(file, entry: entry) }
+        return try openArray(file, entry: entry)
+    }
+
+    /// A piece with no element.
+    private static var emptyPiece: _OpenedPiece {
+        _OpenedPiece(source: _DataSource(Data()), mode: .lines, path: [], origin: .start, firstIndex: nil, file: nil)
+    }
+
+    private func openLines(_ file: _PieceFile, entry: _PieceEntry) throws -> _OpenedPiece {
+        var scan = sj_cut_scan(depth: Int64(entry.depth), in_string: entry.inString ? 1 : 0,
+                               escaped: entry.escaped ? 1 : 0, newlines: 0, floor: .min, closed: 0)
+        guard index > 0 else {
+            let source = _PieceSource(file: file, start: 0, rangeEnd: byteRange.upperBound, scan: scan, shape: shape,
+                                      prefix: [], path: [])
+            return _OpenedPiece(source: source, mode: .lines, path: [], origin: .start, firstIndex: 0, file: file)
+        }
+        guard let (delimiter, origin, held) = try firstDelimiter(file, entry: entry, scan: &scan) else {
+            return Self.emptyPiece
+        }
+        let after = _InputOrigin(byteOffset: UInt64(delimiter + 1), linesBefore: origin.linesBefore + 1,
+                                 lastNewline: UInt64(delimiter))
+        let source = _PieceSource(file: file, start: delimiter + 1, held: held, rangeEnd: byteRange.upperBound,
+                                  scan: scan, shape: shape, prefix: [], path: [])
+        return _OpenedPiece(source: source, mode: .lines, path: [], origin: after, firstIndex: nil, file: file)
+    }
+
+    private func openArray(_ file: _PieceFile, entry: _PieceEntry) throws -> _OpenedPiece {
+        let header = header!
+        let opening = _PathLocator.opening(path)
+        var scan = sj_cut_scan(depth: 1 + Int64(entry.depth), in_string: entry.inString ? 1 : 0,
+                               escaped: entry.escaped ? 1 : 0, newlines: 0, floor: 1, closed: 0)
+        let delimiter: Int, before: _InputOrigin
+        var held: [UInt8] = []
+        if byteRange.contains(header.bracket) {
+            delimiter = header.bracket
+            before = _InputOrigin(byteOffset: UInt64(delimiter), linesBefore: header.newlines,
+                                  lastNewline: header.lastNewline.map(UInt64.init))
+        } else {
+            guard let found = try firstDelimiter(file, entry: entry, scan: &scan) else { return Self.emptyPiece }
+            (delimiter, before, held) = found
+        }
+        // The frame's `[` stands at the delimiter's offset, the path's objects before it.
+        var origin = before
+        origin.byteOffset -= UInt64(opening.count - 1)
+        let source = _PieceSource(file: file, start: delimiter + 1, held: held, rangeEnd: byteRange.upperBound,
+                                  scan: scan, shape: shape, prefix: opening, path: path)
+        return _OpenedPiece(source: source, mode: .array, path: path, origin: origin,
+                            firstIndex: entry.firstIndex, file: file)
+    }
+
+    /// The first delimiter in the range, from its start in `entry`'s state:
+    /// its offset, the place of that offset (lines before it) and the bytes
+    /// after it read so far; nil when the range has none (or the array
+    /// closes first).
+    private func firstDelimiter(_ file: _PieceFile, entry: _PieceEntry,
+                                scan: inout sj_cut_scan) throws -> (Int, _InputOrigin, [UInt8])? {
+        var position = byteRange.lowerBound
+        var lastNewline = entry.lastNewline
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 64)
+        defer { unsafe buffer.deallocate() }
+        while position < byteRange.upperBound {
+            let wanted = min(buffer.count, byteRange.upperBound - position)
+            let count = unsafe try file.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
+            guard count > 0 else { return nil }
+            let bytes = unsafe UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            switch try _PieceBounds.next(in: file, bytes: bytes, at: position, scan: &scan, shape: shape) {
+            case .delimiter(let offset):
+                if let newline = unsafe bytes[0..<(offset - position)].lastIndex(of: 0x0A) {
+                    lastNewline = position + newline
+                }
+                let place = _InputOrigin(byteOffset: UInt64(offset), linesBefore: entry.newlines + Int(scan.newlines)
+                                            - (shape == .lines ? 1 : 0),
+                                         lastNewline: lastNewline.map(UInt64.init))
+                return (offset, place, Array(unsafe bytes[(offset - position + 1)...]))
+            case .closed:
+                return nil
+            case .none:
+                if let newline = unsafe bytes.lastIndex(of: 0x0A) { lastNewline = position + newline }
+                position += count
+            }
+        }
+        return nil
+    }
+}
+
+extension StreamingJSONDecoder {
+    /// The elements of one piece of a file, decoded one at a time: what a
+    /// worker does with the piece it was sent (see ``JSONPiece``).
+    ///
+    /// ```swift
+    /// let piece = try JSONDecoder().decode(JSONPiece.self, from: message)
+    /// for try await item in decoder.elements(of: Item.self, contentsOf: url, piece: piece) { … }
+    /// ```
+    ///
+    /// The pieces' elements, taken in order, are those of
+    /// ``elements(of:contentsOf:at:format:)`` over the whole file, with the
+    /// same errors: a syntax error carries its line, column and byte in the
+    /// file, and an array's element index (a JSON Lines piece after the
+    /// first counts its values from 0). After damage in one piece the scans
+    /// of the ranges after it may be wrong: treat a piece that throws as a
+    /// failed job.
+    ///
+    /// - Parameters:
+    ///   - type: The type of each element.
+    ///   - url: The file the piece was planned for.
+    ///   - piece: A piece ready to read (``JSONPiece/isReady``).
+    ///   - format: The format the plan was made with.
+    /// - Returns: The piece's elements; the first `next()` throws
+    ///   ``JSONPieceError`` for a piece not ready or a file that changed.
+    public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, piece: JSONPiece,
+                                       format: JSONStreamFormat = .auto) -> JSONElements<T> {
+        JSONElements(options: options, path: piece.path, format: format) { try piece.open(url, format: format) }
+    }
+}
