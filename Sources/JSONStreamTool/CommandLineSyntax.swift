@@ -40,6 +40,7 @@ package enum CommandLineSyntax {
     package static let optionsWithOneValue: Set<String> = [
         "-f", "--from-file", "-L", "--library-path", "--path", "--input", "--limit", "--on-error", "--max-depth",
         "--max-number-length", "--max-string-length", "--max-element-bytes", "--indent", "--output", "--columns", "--threads",
+        "--plan-pieces", "--plan-ranges", "--scan-piece", "--piece",
     ]
 
     /// The hidden option a positional argument after `--args` or

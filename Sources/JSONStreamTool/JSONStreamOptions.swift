@@ -170,12 +170,31 @@ package struct JSONStreamOptions: Sendable {
     /// make it long, so that a slow test machine still cuts their pipes.
     package var pipeIdleWait: Int32?
 
+    /// `--plan-pieces N`, `--plan-ranges N`, `--scan-piece P`, `--join-pieces`:
+    /// a step of a plan of pieces (`PieceCommands.swift`) instead of a filter run.
+    package var pieceStep: PieceStep?
+    /// `--piece P`: the filter runs on the elements of this piece (a
+    /// `JSONPiece` as JSON) of the one input file only.
+    package var piece: String?
+
     /// Build only the members of each element that the filter reads
     /// (`JSONFilter.observedMembers`). Same output either way; tests turn it off
     /// to check exactly that.
     package var projectsInput = true
 
     package init() {}
+}
+
+/// A step of a plan of pieces, as `jsonstream` runs it.
+package enum PieceStep: Sendable, Equatable {
+    /// `--plan-pieces N`: plan, scan on this machine's cores, join; print the pieces.
+    case plan(Int)
+    /// `--plan-ranges N`: plan only; print the pieces, to be scanned elsewhere.
+    case ranges(Int)
+    /// `--scan-piece P`: scan the piece's range; print it.
+    case scan(String)
+    /// `--join-pieces`: join the scanned pieces read on stdin; print them ready.
+    case join
 }
 
 /// One `--args` or `--jsonargs` value.
@@ -243,6 +262,6 @@ extension JSONStreamOptions {
             problems.append("--input goes without --jq: with --jq every top-level value is one input, as in jq")
         }
         if count && table != nil { problems.append("--count prints only the number of results; it cannot be combined with --csv or --tsv") }
-        return problems
+        return problems + pieceProblems()
     }
 }

@@ -329,7 +329,7 @@ extension JSONStreamRun {
     /// `, element N` after a position, where N means something: not with
     /// `--jq`, whose inputs are whole values (jq names none).
     private func elementSuffix(_ index: Int) -> String {
-        options.jqMode ? "" : ", element \(index)"
+        options.jqMode || inputs.reader?.knowsElementIndexes == false ? "" : ", element \(index)"
     }
 
     /// An error or the end of the current input: reported and dealt with as
@@ -446,6 +446,9 @@ extension JSONStreamRun {
                                              onOneThread: runsOnOneThread, readFirst: stdinPeeked,
                                              beforeBlockingRead: flush)
                 stdinPeeked = []
+            } else if let piece = try openedPiece(), piece.wholeInputReason == nil || piece.index > 0 {
+                inputs.reader = try _ValueReader(piece: piece, contentsOfFile: file, format: streamFormat(for: file),
+                                                 limits: options.limits, projection: projection)
             } else {
                 inputs.reader = try _ValueReader(contentsOfFile: file, format: streamFormat(for: file),
                                                  path: followedPath ?? options.path,
@@ -459,6 +462,12 @@ extension JSONStreamRun {
             return
         }
         begin(named: name)
+    }
+
+    /// `--piece`'s piece; nil without it. (The first piece of a plan that
+    /// reads the whole input is the input, opened as any file is.)
+    private func openedPiece() throws -> JSONPiece? {
+        try options.piece.map(decodePiece)
     }
 
     /// Reading goes on in the input called `name` (`input_filename`).

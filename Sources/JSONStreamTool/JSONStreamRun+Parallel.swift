@@ -190,7 +190,8 @@ extension JSONStreamRun {
 
     func parallelWorkers() -> [PieceWorker]? {
         let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
-        guard threads > 1, runsElementsApart else { return nil }
+        // A piece of a plan is one process's share already: one thread reads it.
+        guard threads > 1, runsElementsApart, options.piece == nil else { return nil }
         return try? (0..<threads).map { _ in try PieceWorker(run: self) }
     }
 

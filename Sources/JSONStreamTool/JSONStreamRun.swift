@@ -58,6 +58,7 @@ package func runJSONStream(_ options: JSONStreamOptions, streams: StandardStream
         diagnostics.print("Use jsonstream --help for help with command-line options.")
         return .usage
     }
+    if let step = options.pieceStep { return runPieceStep(step, options: options, streams: streams) }
     let filter: JSONFilter, programArguments: JSONValue
     switch compileFilter(options, diagnostics: diagnostics) {
     case .compiled(let compiled, let arguments): (filter, programArguments) = (compiled, arguments)
@@ -541,7 +542,7 @@ final class JSONStreamRun {
     func elementFailed(_ tail: String, at location: ElementLocation?) {
         exitRule.runtimeError()
         var location = location
-        if options.jqMode { location?.namesElement = false }
+        if options.jqMode || inputs.reader?.knowsElementIndexes == false { location?.namesElement = false }
         let place = location.map { " (at \($0.description))" } ?? ""
         if options.errorPolicy == .skip {
             counters.skipped += 1

@@ -158,6 +158,9 @@ struct JSONStreamCommand: ParsableCommand {
     @OptionGroup(title: "Exit status and reports")
     var reports: ReportOptions
 
+    @OptionGroup(title: "Past one machine: pieces of one file")
+    var pieces: PieceOptions
+
     @Argument(help: ArgumentHelp(
         "The filter (default .), then the input files (stdin when none, or -). With -f, all are input files.",
         valueName: "filter-and-files"))
@@ -170,8 +173,11 @@ struct JSONStreamCommand: ParsableCommand {
         try input.apply(to: &options)
         try output.apply(to: &options)
         reports.apply(to: &options)
+        try pieces.apply(to: &options)
         options.settleJQLayout(compact: output.compact)
-        if let file = filter.filterFile {
+        if pieces.isStep {
+            options.files = arguments  // a step runs no filter
+        } else if let file = filter.filterFile {
             options.filter = .file(file)
             options.files = arguments
         } else if let first = arguments.first {

@@ -298,3 +298,43 @@ struct ReportOptions: ParsableArguments {
         options.threads = threads
     }
 }
+
+/// The steps of a plan of pieces, for running one input on many machines.
+struct PieceOptions: ParsableArguments {
+    @Option(name: .customLong("plan-pieces"), help: ArgumentHelp(
+        "Print a plan of n pieces of FILE, one JSON line each, ready for --piece: the file is scanned on this machine's cores (far faster than parsing). The pieces' results, joined in order, are the whole run's.",
+        valueName: "n"))
+    var planPieces: Int?
+
+    @Option(name: .customLong("plan-ranges"), help: ArgumentHelp(
+        "Print the n ranges of a plan, reading only FILE's start: each is scanned where it will be read (--scan-piece), and all joined (--join-pieces).",
+        valueName: "n"))
+    var planRanges: Int?
+
+    @Option(name: .customLong("scan-piece"), help: ArgumentHelp(
+        "Scan the range of one line of --plan-ranges in FILE and print it with what was found.",
+        valueName: "piece"))
+    var scanPiece: String?
+
+    @Flag(name: .customLong("join-pieces"), help: ArgumentHelp(
+        "Read scanned pieces (--scan-piece's lines, all of a plan, in any order) on stdin and print them ready for --piece, in order."))
+    var joinPieces = false
+
+    @Option(help: ArgumentHelp(
+        "Run FILTER on the elements of this piece of FILE only (one line of --plan-pieces or --join-pieces): its own range, the element straddling its end, no more.",
+        valueName: "piece"))
+    var piece: String?
+
+    /// Whether a step of a plan was asked for: every positional argument is then a file.
+    var isStep: Bool { planPieces != nil || planRanges != nil || scanPiece != nil || joinPieces }
+
+    func apply(to options: inout JSONStreamOptions) throws {
+        let steps: [PieceStep] = [planPieces.map(PieceStep.plan), planRanges.map(PieceStep.ranges),
+                                  scanPiece.map(PieceStep.scan), joinPieces ? .join : nil].compactMap { $0 }
+        guard steps.count <= 1 else {
+            throw ValidationError("--plan-pieces, --plan-ranges, --scan-piece and --join-pieces are steps apart: one at a time")
+        }
+        options.pieceStep = steps.first
+        options.piece = piece
+    }
+}

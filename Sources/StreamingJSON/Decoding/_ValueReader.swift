@@ -87,6 +87,9 @@ import Foundation
     @exclusivity(unchecked) private var pieceText: (bytes: Data, offset: UInt64)?
     /// For `_JQWriter.verbatimLength`.
     private let maxDepth: Int
+    /// Whether `index` counts the input's elements from its first: false
+    /// for a JSON Lines piece of a plan after the first (`init(piece:…)`).
+    package internal(set) var knowsElementIndexes = true
     /// Elements `writeLastElement` copied from the input's text.
     @exclusivity(unchecked) package private(set) var elementsCopied = 0
 

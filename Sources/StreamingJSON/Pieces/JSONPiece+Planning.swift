@@ -37,6 +37,8 @@ extension StreamingJSONDecoder {
                     format: JSONStreamFormat) throws -> [JSONPiece] {
         let (shape, header) = try Self.planShape(file, path: path, format: format,
                                                  allowsComments: options.limits.allowsComments)
+        // An input read whole is the first piece's.
+        let ends = shape.isWhole ? Array(repeating: file.size, count: ends.count) : ends
         return ends.indices.map { index in
             let start = index == 0 ? 0 : ends[index - 1]
             return JSONPiece(index: index, count: ends.count, byteRange: start..<ends[index], inputSize: file.size,
@@ -217,6 +219,13 @@ extension JSONPiece {
             }
             state.advance(over: pieces[index].tally!, endsAt: 0)
         }
+    }
+}
+
+extension _PieceShape {
+    var isWhole: Bool {
+        if case .whole = self { return true }
+        return false
     }
 }
 

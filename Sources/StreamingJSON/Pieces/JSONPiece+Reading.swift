@@ -100,7 +100,7 @@ extension JSONPiece {
             let count = unsafe try file.read(at: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]))
             guard count > 0 else { return nil }
             let bytes = unsafe UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            switch try _PieceBounds.next(in: file, bytes: bytes, at: position, scan: &scan, shape: shape) {
+            switch unsafe try _PieceBounds.next(in: file, bytes: bytes, at: position, scan: &scan, shape: shape) {
             case .delimiter(let offset):
                 if let newline = unsafe bytes[0..<(offset - position)].lastIndex(of: 0x0A) {
                     lastNewline = position + newline
@@ -108,7 +108,7 @@ extension JSONPiece {
                 let place = _InputOrigin(byteOffset: UInt64(offset), linesBefore: entry.newlines + Int(scan.newlines)
                                             - (shape == .lines ? 1 : 0),
                                          lastNewline: lastNewline.map(UInt64.init))
-                return (offset, place, Array(unsafe bytes[(offset - position + 1)...]))
+                return unsafe (offset, place, Array(bytes[(offset - position + 1)...]))
             case .closed:
                 return nil
             case .none:
@@ -117,6 +117,23 @@ extension JSONPiece {
             }
         }
         return nil
+    }
+}
+
+extension _ValueReader {
+    /// Reads one piece of a plan of the file at `path` (`jsonstream --piece`),
+    /// on the calling thread; positions are the whole file's.
+    /// `knowsElementIndexes` is false where the elements before the piece
+    /// are not counted (JSON Lines after the first piece).
+    ///
+    /// - Throws: ``JSONPieceError`` for a piece not ready or a file that
+    ///   changed; `CocoaError` or `POSIXError` from the file.
+    package convenience init(piece: JSONPiece, contentsOfFile path: String, format: JSONStreamFormat,
+                             limits: _ParserLimits, projection: _Projection?) throws {
+        let opened = try piece.open(URL(fileURLWithPath: path), format: format)
+        self.init(source: opened.source, mode: opened.mode, path: opened.path, origin: opened.origin,
+                  limits: limits, projection: projection, firstIndex: opened.firstIndex ?? 0)
+        knowsElementIndexes = opened.firstIndex != nil
     }
 }
 

@@ -194,7 +194,7 @@ public struct JSONPieceError: Error, Hashable, Sendable, CustomStringConvertible
     /// What is wrong, in a sentence.
     public let message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 

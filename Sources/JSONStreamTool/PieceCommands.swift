@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import StreamingJSON
+
+// The steps of a plan of pieces, for engines that run `jsonstream` on many
+// machines (`JSONPiece`): each prints pieces as JSON Lines on stdout, one
+// piece per line, for the next step or for `--piece`.
+//
+//   jsonstream --plan-ranges 64 dump.json > ranges.jsonl        (one machine: the file's start)
+//   jsonstream --scan-piece "$LINE" dump.json                   (each worker: its range)
+//   jsonstream --join-pieces < scanned.jsonl > pieces.jsonl     (one machine: reads nothing)
+//   jsonstream --piece "$LINE" -c FILTER dump.json              (each worker: its piece)
+//
+// `--plan-pieces N` does the first three on this machine's cores.
+
+extension JSONStreamOptions {
+    /// What is wrong with the options of a step or of `--piece`.
+    func pieceProblems() -> [String] {
+        var problems: [String] = []
+        let oneFile = files.count == 1 && files[0] != "-"
+        switch pieceStep {
+        case .plan(let count)?, .ranges(let count)?:
+            if !(1...1_000_000).contains(count) { problems.append("a plan has 1 to 1000000 pieces, not \(count)") }
+            if !oneFile { problems.append("a plan is made of one input file (a regular file, not stdin)") }
+        case .scan?:
+            if !oneFile { problems.append("--scan-piece scans a piece of one input file (the file it was planned for)") }
+        case .join?:
+            if !files.isEmpty { problems.append("--join-pieces reads the scanned pieces on stdin; it takes no file") }
+        case nil:
+            break
+        }
+        for text in [piece, { if case .scan(let text)? = pieceStep { text } else { nil } }()].compactMap({ $0 }) {
+            do {
+                _ = try decodePiece(text)
+            } catch {
+                problems.append(pieceErrorText(error, file: nil))
+            }
+        }
+        if pieceStep != nil && piece != nil { problems.append("--piece runs a filter; a step of a plan runs none") }
+        guard piece != nil else { return problems }
+        if !oneFile { problems.append("--piece reads a piece of one input file (the file it was planned for)") }
+        if jqMode { problems.append("--piece runs FILTER on each element of the piece; it cannot be combined with --jq") }
+        if slurp || nullInput || rawInput || limit != nil || split != nil {
+            problems.append("--piece reads one piece: -s, -n, -R, --limit and --split-lines would see only its part")
+        }
+        return problems
+    }
+
+    /// The format a plan of `file` is made in: the one a run reads it in.
+    var pieceFormat: JSONStreamFormat {
+        switch inputFormat {
+        case .auto: return path.isEmpty && Self.namesJSONLines(files.first ?? "") ? .jsonLines : .auto
+        case .array: return .array
+        case .lines: return .jsonLines
+        }
+    }
+}
+
+/// Runs one step of a plan: its pieces go to stdout as JSON Lines.
+package func runPieceStep(_ step: PieceStep, options: JSONStreamOptions, streams: StandardStreams) -> ExitStatus {
+    let diagnostics = Diagnostics(descriptor: streams.error)
+    let decoder = StreamingJSONDecoder()
+    let pieces: [JSONPiece]
+    do {
+        switch step {
+        case .plan(let count):
+            let url = URL(fileURLWithPath: options.files[0])
+            pieces = try decoder.pieces(count: count, ofContentsOf: url, at: options.path, format: options.pieceFormat)
+        case .ranges(let count):
+            let url = URL(fileURLWithPath: options.files[0])
+            pieces = try decoder.planPieces(count: count, ofContentsOf: url, at: options.path,
+                                            format: options.pieceFormat)
+        case .scan(let text):
+            pieces = [try decodePiece(text).scanned(contentsOf: URL(fileURLWithPath: options.files[0]))]
+        case .join:
+            pieces = try JSONPiece.joined(readPieces(from: streams.input))
+        }
+    } catch {
+        diagnostics.print("jsonstream: error: \(pieceErrorText(error, file: options.files.first))")
+        return .usage
+    }
+    if let reason = pieces.first?.wholeInputReason, case .plan = step {
+        diagnostics.print("jsonstream: note: the input is read as one piece (the first): \(reason)")
+    }
+    do {
+        var text = Data()
+        for piece in pieces {
+            text.append(try StreamingJSONEncoder().encode(piece))
+            text.append(0x0A)
+        }
+        try writeAll(text, to: streams.output)
+    } catch {
+        diagnostics.print("jsonstream: error: Could not write the pieces: \(pieceErrorText(error, file: nil))")
+        return .usage
+    }
+    return .success
+}
+
+/// A piece given on the command line, as JSON.
+func decodePiece(_ text: String) throws -> JSONPiece {
+    do {
+        return try StreamingJSONDecoder().decode(JSONPiece.self, from: Data(text.utf8))
+    } catch {
+        throw JSONPieceError("Not a piece of a plan (one line that a plan printed): \(describe(error))")
+    }
+}
+
+/// The pieces on `descriptor`, one JSON object per line.
+private func readPieces(from descriptor: Int32) throws -> [JSONPiece] {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    while true {
+        let count = unsafe buffer.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        data.append(contentsOf: buffer[0..<count])
+    }
+    return try data.split(separator: 0x0A).filter { !$0.allSatisfy { [0x20, 0x09, 0x0D].contains($0) } }.map {
+        try decodePiece(String(decoding: $0, as: UTF8.self))
+    }
+}
+
+/// An error of a step, for its message.
+func pieceErrorText(_ error: any Error, file: String?) -> String {
+    if let piece = error as? JSONPieceError { return piece.message }
+    if let posix = error as? POSIXError { return unsafe String(cString: strerror(posix.code.rawValue)) }
+    if let cocoa = error as? CocoaError, let file {
+        let reason = switch cocoa.code {
+        case .fileReadNoSuchFile: "No such file or directory"
+        case .fileReadNoPermission: "Permission denied"
+        default: describe(error)
+        }
+        return "Could not open \(file): \(reason)"
+    }
+    return describe(error)
+}
+
+/// Writes all of `data` to `descriptor`.
+private func writeAll(_ data: Data, to descriptor: Int32) throws {
+    try unsafe data.withUnsafeBytes { bytes in
+        var done = 0
+        while done < bytes.count {
+            let count = unsafe write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+            done += count
+        }
+    }
+}
