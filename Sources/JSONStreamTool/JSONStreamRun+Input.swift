@@ -161,9 +161,11 @@ extension JSONStreamRun {
 
     /// How `program` makes each element's results (`filter`'s, or `F` of
     /// `--jq '.[] | F'`).
-    func elementOutput(of program: JSONFilter) -> ElementOutput {
-        // Values from a reader, no file splitting or limit.
-        guard !options.rawInput && !makesEvents && split == nil && options.limit == nil else { return .filtered }
+    func elementOutput(of program: JSONFilter, inPieces: Bool = false) -> ElementOutput {
+        // Values from a reader, no limit, no file splitting (but for pieces,
+        // whose results the main thread splits by line).
+        guard !options.rawInput && !makesEvents && (split == nil || inPieces) && options.limit == nil
+        else { return .filtered }
         // `--count` writes nothing: an element passed whole, or selected, is only counted.
         if !formatter.countsOnly {
             // Results written from the tape: plain JSON (no raw strings, colours or sorted keys).

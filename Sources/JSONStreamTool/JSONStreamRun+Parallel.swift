@@ -69,7 +69,7 @@ final class PieceWorker: @unchecked Sendable {
         filter = try (run.eachElement?.filter ?? run.filter).independentCopy()
         context.namedArguments = run.context.namedArguments
         unsafe formatter = run.formatter
-        layout = run.elementOutput(of: filter)
+        layout = run.elementOutput(of: filter, inPieces: true)
         limits = run.options.limits
         projection = run.projection
         skips = run.options.errorPolicy == .skip
@@ -203,8 +203,15 @@ extension JSONStreamRun {
         (plan == nil || eachElement != nil)
             && !options.slurp && !options.nullInput && !options.rawInput && !makesEvents
             && streamIdiom == nil && slurpPlan == nil
-            && split == nil && options.limit == nil && !options.exitStatus && !sink.flushesEachResult
+            && (split == nil || splitsByLine) && options.limit == nil && !options.exitStatus
+            && !sink.flushesEachResult
             && !readsFurtherInputs && filter.isElementLocal
+    }
+
+    /// Whether each result is one line, so that `--split-lines` can cut the
+    /// pieces' output by line: JSON, not raw strings (which may hold line breaks).
+    private var splitsByLine: Bool {
+        !options.rawOutput && !options.joinOutput && !options.rawOutput0 && options.layout == .lines
     }
 
     /// How a file filtered in pieces ended.
@@ -443,6 +450,10 @@ extension JSONStreamRun {
 
     private func writeOutput(_ bytes: ArraySlice<UInt8>) throws {
         guard !bytes.isEmpty else { return }
-        try sink.append(results: bytes)
+        if let split {
+            try split.append(lines: bytes, to: &sink)
+        } else {
+            try sink.append(results: bytes)
+        }
     }
 }

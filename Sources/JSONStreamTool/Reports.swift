@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import JSONFilter
 
 /// Writes messages to stderr, unbuffered, each in one `write(2)`.
@@ -45,7 +46,18 @@ func monotonicSeconds() -> Double {
 }
 
 /// The process's peak resident memory so far, in bytes.
+///
+/// On Linux, the kernel's high-water mark for this program's memory
+/// (`VmHWM`): `getrusage` keeps the larger peak of the process that forked
+/// this one (a Python or JVM worker that started `jsonstream`) across `exec`.
 func peakResidentBytes() -> UInt64 {
+    #if os(Linux)
+    if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+       let kib = UInt64(line.dropFirst(6).filter(\.isNumber)) {
+        return kib * 1024
+    }
+    #endif
     var usage = rusage()
     #if canImport(Glibc)
     guard unsafe getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `--split-lines N PREFIX`: results go to numbered JSON Lines files of N
 /// lines each, `PREFIX00000.jsonl`, `PREFIX00001.jsonl` … (five digits,
 /// more past 99 999), so that Spark, Dask or DuckDB can read the shards in
@@ -43,6 +49,34 @@ final class SplitFiles {
     func resultWritten(to sink: OutputSink) throws {
         linesInCurrent += 1
         if linesInCurrent == linesPerFile { try close() }
+    }
+
+    /// Writes `bytes`, whole results one per line (a piece's), across as
+    /// many files as their lines fill; `sink` follows the current file.
+    func append(lines bytes: ArraySlice<UInt8>, to sink: inout OutputSink) throws {
+        var rest = bytes
+        while !rest.isEmpty {
+            if needsFile { sink = try nextFile(replacing: sink) }
+            let (end, lines) = Self.end(ofLines: linesPerFile - linesInCurrent, in: rest)
+            try sink.append(results: rest[..<end])
+            linesInCurrent += lines
+            rest = rest[end...]
+            if linesInCurrent == linesPerFile { try close() }
+        }
+    }
+
+    /// Where the first `count` lines of `bytes` end (all of it when it has
+    /// fewer), and how many lines that is.
+    private static func end(ofLines count: Int, in bytes: ArraySlice<UInt8>) -> (Int, Int) {
+        unsafe bytes.withUnsafeBytes { buffer in
+            var offset = 0, lines = 0
+            while lines < count, offset < buffer.count,
+                  let found = unsafe memchr(buffer.baseAddress! + offset, 0x0A, buffer.count - offset) {
+                offset = unsafe buffer.baseAddress!.distance(to: UnsafeRawPointer(found)) + 1
+                lines += 1
+            }
+            return (bytes.startIndex + (lines < count ? buffer.count : offset), lines)
+        }
     }
 
     /// Flushes and closes the current file, if any.

@@ -99,6 +99,11 @@ struct JSONStreamCommand: ParsableCommand {
                 jsonstream --limit 5 . huge.json
                 jsonstream --split-lines 100000 part- . huge.json
                     (writes part-00000.jsonl, part-00001.jsonl, ...)
+                jsonstream --plan-pieces 8 huge.json > pieces.jsonl
+                jsonstream -c --piece "$(sed -n 3p pieces.jsonl)" . huge.json > part-2.jsonl
+                    (the third of 8 pieces, read alone, on any machine that sees the file;
+                    the pieces' results joined in order are the whole run's. Spark, Ray or
+                    xargs -P run one process per piece: see Examples/spark)
                 curl -s https://example.com/dump.json | jsonstream .name | head -3
 
             FILTER LANGUAGE (jq 1.8)
