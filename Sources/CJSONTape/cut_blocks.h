@@ -186,17 +186,23 @@ static inline uint64_t sj_prefix_xor(uint64_t bits) {
     return bits;
 }
 
+/// The escaped bytes of a block of `length` bytes (64, or fewer for the
+/// tail), given whether its first byte is escaped (`*escaped`, 0 or 1),
+/// which becomes whether the byte after the block is.
+static inline uint64_t sj_block_escapes(const sj_cut_bits *bits, uint64_t *escaped, size_t length) {
+    // Most blocks have no backslash: skip the run arithmetic there.
+    if (!(bits->backslash | *escaped)) return 0;
+    uint64_t carry = *escaped;
+    uint64_t bytes = sj_escaped(bits->backslash, &carry);
+    *escaped = length == 64 ? carry : (bytes >> length) & 1;
+    return bytes;
+}
+
 /// Resolves a block of `length` bytes (64, or fewer for the tail, whose bits
 /// past its end are 0): the bytes that count, and `state`'s string and escape
 /// carried to the block's end. The depth and newlines are left to the caller.
 static inline sj_cut_block sj_resolve(sj_cut_state *state, const sj_cut_bits *bits, size_t length) {
-    uint64_t escaped = 0;
-    // Most blocks have no backslash: skip the run arithmetic there.
-    if (bits->backslash | state->escaped) {
-        uint64_t carry = state->escaped;
-        escaped = sj_escaped(bits->backslash, &carry);
-        state->escaped = length == 64 ? carry : (escaped >> length) & 1;
-    }
+    uint64_t escaped = sj_block_escapes(bits, &state->escaped, length);
     uint64_t inside = sj_prefix_xor(bits->quote & ~escaped) ^ state->in_string;
     // Past a tail's end there are no quotes: bit 63 is the string's state
     // after the last byte in both cases.

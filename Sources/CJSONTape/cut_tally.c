@@ -67,12 +67,7 @@ static inline void sj_tally_block(sj_cut_tally *tally, int k, uint64_t open, uin
 
 /// Tallies one classified block of `length` bytes (64, or fewer for the tail).
 static inline void sj_tally_bits(sj_cut_tally *tally, const sj_cut_bits *bits, size_t length) {
-    uint64_t escaped = 0;
-    if (bits->backslash | tally->escaped) {
-        uint64_t carry = tally->escaped;
-        escaped = sj_escaped(bits->backslash, &carry);
-        tally->escaped = length == 64 ? carry : (escaped >> length) & 1;
-    }
+    uint64_t escaped = sj_block_escapes(bits, &tally->escaped, length);
     uint64_t inside = sj_prefix_xor(bits->quote & ~escaped) ^ (0 - tally->in_string);
     tally->in_string = inside >> 63;
     uint64_t outside = ~(inside | escaped), outside_other = inside & ~escaped & ~bits->quote;

@@ -193,8 +193,12 @@ import Foundation
     /// thread). For a compressed file, bytes of the file, as `size` counts them.
     package var bytesRead: UInt64 {
         if let source, source.isCompressedFile { return source.bytesReadFromFile }
-        return stream.bytesRead
+        return stream.bytesRead - bytesBefore
     }
+
+    /// Where a piece of a plan starts in its file: its reader counts the
+    /// bytes it reads from there (`init(piece:contentsOfFile:…)`).
+    package internal(set) var bytesBefore: UInt64 = 0
 
     /// Whether the input's first byte other than whitespace is `[` (nil
     /// before it is read): a file named as JSON Lines that holds one array.

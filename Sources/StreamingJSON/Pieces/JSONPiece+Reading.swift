@@ -134,6 +134,7 @@ extension _ValueReader {
         self.init(source: opened.source, mode: opened.mode, path: opened.path, origin: opened.origin,
                   limits: limits, projection: projection, firstIndex: opened.firstIndex ?? 0)
         knowsElementIndexes = opened.firstIndex != nil
+        bytesBefore = opened.origin.byteOffset
     }
 }
 
