@@ -65,6 +65,10 @@ def crafted(work):
         out.write('{"meta": {"items": [1], "s": "]\\"[,"},\n "items": [\n  ' + ",\n  ".join(elements)
                   + '\n ], "after": [3, {"items": 4}]}\n')
     cases.append(("key path", "keypath.json", ".items", 5, "."))
+    with open(os.path.join(work, "object.json"), "w") as out:
+        out.write('{"meta": {"items": {}}, "items": {' + ", ".join('"k%d": %s' % (i, e) for i, e in enumerate(elements))
+                  + '}, "n": 1}\n')
+    cases.append(("an object at a key path", "object.json", ".items", 5, "."))
     with open(os.path.join(work, "lines.jsonl"), "w") as out:
         out.write("\n".join('{"v":%s}' % e for e in elements) + "\n")
     cases.append(("JSON Lines", "lines.jsonl", None, 4, ".v"))

@@ -26,6 +26,8 @@ struct sj_path_locator {
     /// The last key read at depth `matched + 1` is the path's next key, so
     /// the value that follows is on the path.
     int onPath;
+    /// An object at the path is found too (SJ_LOCATE_FOUND_OBJECT).
+    int acceptsObjects;
     int result;
 };
 
@@ -38,8 +40,8 @@ static int sj_locate_value(sj_path_locator *l, int opensObject, int opensArray) 
     if (l->onPath) {
         l->onPath = 0;
         int last = l->matched + 1 == l->count;
-        if (last && opensArray) {
-            l->result = SJ_LOCATE_FOUND;
+        if (last && (opensArray || (opensObject && l->acceptsObjects))) {
+            l->result = opensArray ? SJ_LOCATE_FOUND : SJ_LOCATE_FOUND_OBJECT;
             return 0;
         }
         if (last || !opensObject) {
@@ -108,12 +110,17 @@ sj_path_locator *sj_path_locator_create(const unsigned char *const *keys, const 
 int sj_path_locator_feed(sj_path_locator *l, const uint8_t *bytes, size_t length, size_t *consumed) {
     if (l->result != SJ_LOCATE_MORE) return l->result;
     yajl_status status = yajl_parse(l->yajl, bytes, length);
-    if (status == yajl_status_client_canceled && l->result == SJ_LOCATE_FOUND) {
+    if (status == yajl_status_client_canceled
+        && (l->result == SJ_LOCATE_FOUND || l->result == SJ_LOCATE_FOUND_OBJECT)) {
         *consumed = yajl_get_bytes_consumed(l->yajl);
     } else if (status != yajl_status_ok) {
         l->result = SJ_LOCATE_NONE;
     }
     return l->result;
+}
+
+void sj_path_locator_accept_objects(sj_path_locator *l) {
+    l->acceptsObjects = 1;
 }
 
 void sj_path_locator_free(sj_path_locator *l) {

@@ -70,11 +70,12 @@ package func runPieceStep(_ step: PieceStep, options: JSONStreamOptions, streams
         switch step {
         case .plan(let count):
             let url = URL(fileURLWithPath: options.files[0])
-            pieces = try decoder.pieces(count: count, ofContentsOf: url, at: options.path, format: options.pieceFormat)
+            pieces = try decoder.pieces(count: count, ofContentsOf: url, at: options.path, format: options.pieceFormat,
+                                        followingRoots: true)
         case .ranges(let count):
             let url = URL(fileURLWithPath: options.files[0])
             pieces = try decoder.planPieces(count: count, ofContentsOf: url, at: options.path,
-                                            format: options.pieceFormat)
+                                            format: options.pieceFormat, followingRoots: true)
         case .scan(let text):
             pieces = [try decodePiece(text).scanned(contentsOf: URL(fileURLWithPath: options.files[0]))]
         case .join:

@@ -40,7 +40,10 @@ struct JSONPieceTests {
     }
 
     enum Shape: CaseIterable {
-        case array, pretty, keyPath, lines
+        case array, pretty, keyPath, lines, keyPathObject, rootObject
+
+        /// The format the whole file and the plan are read in.
+        var format: JSONStreamFormat { self == .rootObject || self == .keyPathObject ? .objectValues : .auto }
     }
 
     /// An input of `shape` with about `count` elements, a few of them huge.
@@ -54,14 +57,18 @@ struct JSONPieceTests {
             return (meta + #""items": ["# + elements.joined(separator: ", ") + #"], "after": [3, {"items": 4}]}"#,
                     ["items"])
         case .lines: return (elements.map { #"{"v":\#($0)}"# }.joined(separator: "\n") + "\n", [])
+        case .keyPathObject, .rootObject:
+            let members = elements.enumerated().map { #""k\#($0.offset)\",{":\#($0.element)"# }.joined(separator: ", ")
+            return shape == .rootObject ? ("{" + members + "}", [])
+                : (#"{"meta": {"items": {"a": 1}}, "items": {"# + members + #"}, "after": {"items": 4}}"#, ["items"])
         }
     }
 
     // MARK: Reading
 
     /// Every element of the whole file, or of each piece in turn, as text.
-    static func readWhole(_ url: URL, path: [String]) -> [String] {
-        collect(StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path))
+    static func readWhole(_ url: URL, path: [String], format: JSONStreamFormat = .auto) -> [String] {
+        collect(StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, at: path, format: format))
     }
 
     static func collect(_ elements: JSONElements<JSONValue>) -> [String] {
@@ -80,15 +87,29 @@ struct JSONPieceTests {
     }
 
     /// A plan with ranges ending at `ends`, scanned and joined.
-    static func plan(_ url: URL, ends: [Int], path: [String]) throws -> [JSONPiece] {
+    static func plan(_ url: URL, ends: [Int], path: [String], format: JSONStreamFormat = .auto) throws
+        -> [JSONPiece] {
         let file = try _PieceFile(url: url)
-        let plan = try StreamingJSONDecoder().planPieces(ending: ends, of: file, at: path, format: .auto)
+        let plan = try StreamingJSONDecoder().planPieces(ending: ends, of: file, at: path, format: format)
         return try JSONPiece.joined(plan.shuffled().map { try $0.scanned(contentsOf: url) })
     }
 
-    static func randomEnds(size: Int, count: Int, random: inout XorShift) -> [Int] {
+    /// `count` ranges' ends, the last `size`; with `text`, half of them
+    /// just before or after a quote, a backslash or a bracket (inside the
+    /// strings that fool a guess, more often than not).
+    static func randomEnds(size: Int, count: Int, in text: String? = nil, random: inout XorShift) -> [Int] {
+        let bytes = Array((text ?? "").utf8)
+        let tricky = bytes.indices.filter { [UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "}"),
+                                             UInt8(ascii: "[")].contains(bytes[$0]) }
         var ends = Set<Int>()
-        while ends.count < count - 1 && ends.count < size - 1 { ends.insert(1 + random.below(max(1, size - 1))) }
+        while ends.count < count - 1 && ends.count < size - 1 {
+            if !tricky.isEmpty && random.chance(50) {
+                let end = tricky[random.below(tricky.count)] + random.below(2)
+                if end > 0 && end < size { ends.insert(end) }
+            } else {
+                ends.insert(1 + random.below(max(1, size - 1)))
+            }
+        }
         return ends.sorted() + [size]
     }
 
@@ -101,16 +122,17 @@ struct JSONPieceTests {
         for round in 0..<12 {
             let (text, path) = Self.input(shape, count: 1 + random.below(40), random: &random)
             let url = URL(fileURLWithPath: try directory.file("in-\(round).json", text))
-            let whole = Self.readWhole(url, path: path)
+            let whole = Self.readWhole(url, path: path, format: shape.format)
             #expect(!whole.contains { $0.hasPrefix("error") }, "\(whole.filter { $0.hasPrefix("error") })")
             for _ in 0..<6 {
                 let size = text.utf8.count
-                let ends = Self.randomEnds(size: size, count: 1 + random.below(64), random: &random)
-                let pieces = try Self.plan(url, ends: ends, path: path)
+                let ends = Self.randomEnds(size: size, count: 1 + random.below(64), in: text, random: &random)
+                let pieces = try Self.plan(url, ends: ends, path: path, format: shape.format)
+                #expect(pieces[0].wholeInputReason == nil)
                 var joined: [String] = []
                 for piece in pieces {
                     joined += Self.collect(StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url,
-                                                                           piece: piece))
+                                                                           piece: piece, format: shape.format))
                 }
                 #expect(joined == whole, "ranges ending at \(ends) of \(size) bytes")
             }
@@ -204,7 +226,7 @@ struct JSONPieceTests {
             let size = text.utf8.count
             let ends = Self.randomEnds(size: size, count: 16, random: &random)
             let file = try _PieceFile(url: url)
-            let plan = try StreamingJSONDecoder().planPieces(ending: ends, of: file, at: path, format: .auto)
+            let plan = try StreamingJSONDecoder().planPieces(ending: ends, of: file, at: path, format: shape.format)
             var scanned: [JSONPiece] = []
             for piece in plan {
                 let scanFile = try _PieceFile(url: url)
@@ -218,7 +240,7 @@ struct JSONPieceTests {
             let pieces = try JSONPiece.joined(scanned)
             // Where each piece's elements end: the next piece's first delimiter.
             for piece in pieces {
-                let opened = try piece.open(url, format: .auto, recordsReads: true)
+                let opened = try piece.open(url, format: shape.format, recordsReads: true)
                 var source = opened.source
                 let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
                 defer { buffer.deallocate() }
@@ -243,7 +265,7 @@ struct JSONPieceTests {
         for next in pieces[(piece.index + 1)...] {
             let opened = try next.open(url, format: .auto)
             guard opened.file != nil else { continue }
-            let frame = next.path.isEmpty ? 0 : _PathLocator.opening(next.path).count - 1
+            let frame = _PathLocator.opening(next.path).count - 1
             return Int(opened.origin.byteOffset) + frame
         }
         return size

@@ -46,21 +46,25 @@ struct PieceCommandTests {
     }
 
     @Test("Each shape, each count: the pieces' results joined are the whole run's",
-          arguments: ["array", "path", "lines"])
+          arguments: ["array", "path", "lines", "object"])
     func piecesEqualTheWhole(_ shape: String) throws {
         let directory = try TemporaryDirectory()
         let records = Self.records(300)
         let (text, name): (String, String) = switch shape {
         case "array": ("[\n" + records.joined(separator: ",\n") + "\n]\n", "in.json")
         case "path": (#"{"meta":{"items":[0]},"items":["# + records.joined(separator: ",") + #"],"n":1}"#, "in.json")
+        case "object":
+            (#"{"meta":{"items":[0]},"items":{"# + records.enumerated().map { #""k\#($0.offset),\"":\#($0.element)"# }
+                .joined(separator: ",\n") + #"},"n":1}"#, "in.json")
         default: (records.joined(separator: "\n") + "\n", "in.jsonl")
         }
         let file = try directory.file(name, text)
-        let path = shape == "path" ? ["items"] : []
+        let path = shape == "path" || shape == "object" ? ["items"] : []
         let whole = try InProcess.run(Self.options([file], filter: "{id, s}") { $0.path = path })
         for count in [1, 2, 5, 16, 64] {
             let plan = try InProcess.run(Self.options([file]) { $0.pieceStep = .plan(count); $0.path = path })
             #expect(plan.status == .success && Self.lines(plan).count == count)
+            #expect(Self.lines(plan).allSatisfy { !$0.contains(#""shape":"whole""#) }, "\(shape) is cut")
             let pieces = try Self.runPieces(Self.lines(plan), file: file, filter: "{id, s}") { $0.path = path }
             #expect(pieces.stdout == whole.stdout, "\(shape), \(count) pieces")
             #expect(pieces.statuses.allSatisfy { $0 == .success })

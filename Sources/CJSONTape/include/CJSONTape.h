@@ -394,6 +394,8 @@ enum {
     SJ_LOCATE_MORE = 0,   ///< not found yet: feed the bytes that follow
     SJ_LOCATE_FOUND = 1,  ///< found: the bytes consumed end with the array's `[`
     SJ_LOCATE_NONE = 2,   ///< the path leads to no array, first time down it
+    /// found an object (`sj_path_locator_accept_objects`): the bytes consumed end with its `{`
+    SJ_LOCATE_FOUND_OBJECT = 3,
 };
 
 /// A search for the array at the path of `count` (at least one) keys, whose
@@ -406,6 +408,9 @@ sj_path_locator *sj_path_locator_create(const unsigned char *const *keys, const 
 /// the number of this call's bytes up to and including the array's `[`.
 /// Once it returns anything but SJ_LOCATE_MORE it returns that again.
 int sj_path_locator_feed(sj_path_locator *locator, const uint8_t *bytes, size_t length, size_t *consumed);
+
+/// Makes the search stop at an object at the path too (before any feed).
+void sj_path_locator_accept_objects(sj_path_locator *locator);
 
 void sj_path_locator_free(sj_path_locator *locator);
 

@@ -7,6 +7,8 @@ internal import CJSONTape
     enum Outcome {
         /// The array's `[` is the byte before this offset of the input.
         case found(Int)
+        /// An object's `{` is (`acceptsObjects`).
+        case foundObject(Int)
         /// The path leads to something else (or the input is malformed).
         case none
         /// Not found in the bytes so far.
@@ -19,11 +21,12 @@ internal import CJSONTape
     private var fed = 0
 
     /// nil when out of memory or `path` is empty.
-    init?(path: [String], allowsComments: Bool) {
+    init?(path: [String], allowsComments: Bool, acceptsObjects: Bool = false) {
         keys = _CKeyList(path.map { Array($0.utf8) })
         guard let locator = unsafe sj_path_locator_create(keys.keys, keys.lengths, keys.count,
                                                            allowsComments ? 1 : 0) else { return nil }
         unsafe self.locator = locator
+        if acceptsObjects { unsafe sj_path_locator_accept_objects(locator) }
     }
 
     deinit {
@@ -41,22 +44,24 @@ internal import CJSONTape
         fed = count
         switch Int(status) {
         case Int(SJ_LOCATE_FOUND): return .found(start + consumed)
+        case Int(SJ_LOCATE_FOUND_OBJECT): return .foundObject(start + consumed)
         case Int(SJ_LOCATE_MORE): return .more
         default: return .none
         }
     }
 
-    /// `{"k1":{"k2":[`: the path's objects, then the array, opened; `[` for
-    /// the root. A key is escaped as briefly as JSON allows, so that this
-    /// is never longer than the input's own way there.
-    static func opening(_ path: [String]) -> [UInt8] {
+    /// `{"k1":{"k2":[`: the path's objects, then the array (or with
+    /// `container` `{`, the object), opened; `[` for the root. A key is
+    /// escaped as briefly as JSON allows, so that this is never longer than
+    /// the input's own way there.
+    static func opening(_ path: [String], container: UInt8 = UInt8(ascii: "[")) -> [UInt8] {
         var bytes: [UInt8] = []
         for key in path {
             bytes.append(UInt8(ascii: "{"))
             appendString(key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
         }
-        bytes.append(UInt8(ascii: "["))
+        bytes.append(container)
         return bytes
     }
 

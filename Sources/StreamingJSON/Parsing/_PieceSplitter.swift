@@ -407,7 +407,7 @@ package struct _InputPiece: @unchecked Sendable {
             scan = sj_cut_scan(depth: 1, in_string: 0, escaped: 0,
                                newlines: UInt64(unsafe before.count(where: { $0 == 0x0A })), floor: 1, closed: 0)
             scanned = start
-        case .none, .more:
+        case .none, .more, .foundObject:
             cutting = Cutting.none
         }
         self.locator = nil

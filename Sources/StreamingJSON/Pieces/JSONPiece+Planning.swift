@@ -8,34 +8,44 @@ extension StreamingJSONDecoder {
     ///
     /// Each piece is to be scanned (``JSONPiece/scanned(contentsOf:)``),
     /// then all of them joined (``JSONPiece/joined(_:)``). An input that
-    /// cannot be cut — compressed, an object's values, comments allowed,
-    /// no array at `path` in its first 64 MiB — is planned as one piece
-    /// (the first; the others are empty) that needs neither step.
+    /// cannot be cut — compressed, comments allowed, nothing of the format's
+    /// shape at `path` in its first 64 MiB — is planned as one piece (the
+    /// first; the others are empty) that needs neither step.
     ///
     /// - Parameters:
     ///   - count: How many pieces, 1 to 1,000,000: the ranges are equal.
     ///   - url: A regular file.
-    ///   - path: Object keys leading to the array to cut; empty for the root.
+    ///   - path: Object keys leading to the array (or object) to cut; empty
+    ///     for the root.
     ///   - format: As for ``elements(of:contentsOf:at:format:)``: `.auto` cuts
-    ///     a root array or JSON Lines, whichever the first byte says.
+    ///     a root array or JSON Lines, whichever the first byte says, or the
+    ///     array at `path`; `.objectValues` the object's member values.
     /// - Throws: `CocoaError` when the file cannot be opened, `POSIXError`
     ///   when it cannot be read, ``JSONPieceError`` for a `count` out of range.
     public func planPieces(count: Int, ofContentsOf url: URL, at path: [String] = [],
                            format: JSONStreamFormat = .auto) throws -> [JSONPiece] {
+        try planPieces(count: count, ofContentsOf: url, at: path, format: format, followingRoots: false)
+    }
+
+    /// `planPieces(count:ofContentsOf:at:format:)`; `followingRoots`: an
+    /// array or an object at `path`, whichever is there, as `jsonstream
+    /// --path` reads either.
+    package func planPieces(count: Int, ofContentsOf url: URL, at path: [String], format: JSONStreamFormat,
+                            followingRoots: Bool) throws -> [JSONPiece] {
         guard (1...1_000_000).contains(count) else {
             throw JSONPieceError("A plan has 1 to 1000000 pieces, not \(count)")
         }
         let file = try _PieceFile(url: url)
         let size = file.size
         let ends = (1...count).map { Int((Int64(size) * Int64($0)) / Int64(count)) }
-        return try planPieces(ending: ends, of: file, at: path, format: format)
+        return try planPieces(ending: ends, of: file, at: path, format: format, followingRoots: followingRoots)
     }
 
     /// A plan whose ranges end at `ends` (ascending, the last the file's
     /// size): any ranges, for tests.
     func planPieces(ending ends: [Int], of file: _PieceFile, at path: [String],
-                    format: JSONStreamFormat) throws -> [JSONPiece] {
-        let (shape, header) = try Self.planShape(file, path: path, format: format,
+                    format: JSONStreamFormat, followingRoots: Bool = false) throws -> [JSONPiece] {
+        let (shape, header) = try Self.planShape(file, path: path, format: format, followingRoots: followingRoots,
                                                  allowsComments: options.limits.allowsComments)
         // An input read whole is the first piece's.
         let ends = shape.isWhole ? Array(repeating: file.size, count: ends.count) : ends
@@ -57,7 +67,15 @@ extension StreamingJSONDecoder {
     ///   ``JSONPiece/scanned(contentsOf:)`` do.
     public func pieces(count: Int, ofContentsOf url: URL, at path: [String] = [],
                        format: JSONStreamFormat = .auto) throws -> [JSONPiece] {
-        let plan = try planPieces(count: count, ofContentsOf: url, at: path, format: format)
+        try pieces(count: count, ofContentsOf: url, at: path, format: format, followingRoots: false)
+    }
+
+    /// `pieces(count:ofContentsOf:at:format:)`; `followingRoots` as for
+    /// `planPieces(count:ofContentsOf:at:format:followingRoots:)`.
+    package func pieces(count: Int, ofContentsOf url: URL, at path: [String], format: JSONStreamFormat,
+                        followingRoots: Bool) throws -> [JSONPiece] {
+        let plan = try planPieces(count: count, ofContentsOf: url, at: path, format: format,
+                                  followingRoots: followingRoots)
         let scans = _ScanResults(count: plan.count)
         DispatchQueue.concurrentPerform(iterations: plan.count) { index in
             scans.set(index, Result { try plan[index].scanned(contentsOf: url) })
@@ -67,7 +85,7 @@ extension StreamingJSONDecoder {
 
     /// How a plan cuts `file`, read from its start.
     private static func planShape(_ file: _PieceFile, path: [String], format: JSONStreamFormat,
-                                  allowsComments: Bool) throws -> (_PieceShape, _PieceHeader?) {
+                                  followingRoots: Bool, allowsComments: Bool) throws -> (_PieceShape, _PieceHeader?) {
         let start = try file.bytes(0..<min(file.size, 16))
         if let compression = CompressedInputError.Format.recognise(start[...]) {
             return (.whole("the file is \(compression)-compressed, and a compressed file cannot be read "
@@ -75,10 +93,15 @@ extension StreamingJSONDecoder {
         }
         if allowsComments { return (.whole("comments are allowed, and a comment may hide a delimiter"), nil) }
         switch format {
-        case .objectValues: return (.whole("an object's values are not cut"), nil)
         case .jsonLines: return (.lines, nil)
+        case .objectValues:
+            if !path.isEmpty { return try locate(path, in: file, accepting: .object) }
+            guard let (offset, byte) = try firstContentByte(file), byte == UInt8(ascii: "{") else {
+                return (.whole("the root is not an object"), nil)
+            }
+            return (.object, try header(bracket: offset, in: file))
         case .auto, .array:
-            if !path.isEmpty { return try locate(path, in: file) }
+            if !path.isEmpty { return try locate(path, in: file, accepting: followingRoots ? nil : .array) }
             guard let (offset, byte) = try firstContentByte(file) else {
                 return (.whole("the file holds no JSON value"), nil)
             }
@@ -92,20 +115,28 @@ extension StreamingJSONDecoder {
     /// The furthest a plan reads for the array at a path.
     static let locateLimit = 64 << 20
 
-    /// Finds the array at `path` (`path_locate.c`).
-    private static func locate(_ path: [String], in file: _PieceFile) throws -> (_PieceShape, _PieceHeader?) {
-        guard let locator = _PathLocator(path: path, allowsComments: false) else {
+    /// Finds the array or object at `path` (`path_locate.c`); `accepting`
+    /// one of the two shapes only, or either (nil).
+    private static func locate(_ path: [String], in file: _PieceFile,
+                               accepting wanted: _PieceShape?) throws -> (_PieceShape, _PieceHeader?) {
+        guard let locator = _PathLocator(path: path, allowsComments: false, acceptsObjects: wanted != .array) else {
             return (.whole("the key path cannot be followed"), nil)
         }
         var held: [UInt8] = []
         while held.count < min(file.size, locateLimit) {
             held += try file.bytes(held.count..<min(file.size, held.count + (1 << 20)))
             let outcome = unsafe held.withUnsafeBufferPointer { unsafe locator.feed($0.baseAddress!, upTo: $0.count) }
+            let found: (_PieceShape, Int)
             switch outcome {
-            case .found(let end): return (.array, header(bracket: end - 1, in: held))
-            case .none: return (.whole("no array at the key path"), nil)
+            case .found(let end): found = (.array, end)
+            case .foundObject(let end): found = (.object, end)
+            case .none: return (.whole("no \(wanted == .object ? "object" : "array") at the key path"), nil)
             case .more: continue
             }
+            guard wanted == nil || wanted == found.0 else {
+                return (.whole("the value at the key path is not \(wanted == .object ? "an object" : "an array")"), nil)
+            }
+            return (found.0, header(bracket: found.1 - 1, in: held))
         }
         return (.whole("no array at the key path in the file's first \(locateLimit >> 20) MiB"), nil)
     }
@@ -182,7 +213,7 @@ extension JSONPiece {
         switch first.shape {
         case .whole: return pieces
         case .lines: joinLines(&pieces)
-        case .array: joinArray(&pieces)
+        case .array, .object: joinContainer(&pieces)
         }
         return pieces
     }
@@ -197,7 +228,7 @@ extension JSONPiece {
         }
     }
 
-    private static func joinArray(_ pieces: inout [JSONPiece]) {
+    private static func joinContainer(_ pieces: inout [JSONPiece]) {
         let header = pieces[0].header!
         // Just inside the array, with its first element counted.
         var state = _PieceEntry(escaped: false, inString: false, depth: 0, outside: false,
@@ -227,6 +258,9 @@ extension _PieceShape {
         if case .whole = self { return true }
         return false
     }
+
+    /// An array's or an object's elements, which open with a bracket.
+    var isContainer: Bool { self == .array || self == .object }
 }
 
 extension _PieceEntry {

@@ -35,7 +35,7 @@ extension JSONPiece {
         let entry = entry!
         guard !entry.outside else { return Self.emptyPiece }
         if case .lines = shape { return try openLines(file, entry: entry) }
-        return try openArray(file, entry: entry)
+        return try openContainer(file, entry: entry, format: format)
     }
 
     /// A piece with no element.
@@ -48,7 +48,7 @@ extension JSONPiece {
                                escaped: entry.escaped ? 1 : 0, newlines: 0, floor: .min, closed: 0)
         guard index > 0 else {
             let source = _PieceSource(file: file, start: 0, rangeEnd: byteRange.upperBound, scan: scan, shape: shape,
-                                      prefix: [], path: [])
+                                      frame: ([], []))
             return _OpenedPiece(source: source, mode: .lines, path: [], origin: .start, firstIndex: 0, file: file)
         }
         guard let (delimiter, origin, held) = try firstDelimiter(file, entry: entry, scan: &scan) else {
@@ -57,13 +57,17 @@ extension JSONPiece {
         let after = _InputOrigin(byteOffset: UInt64(delimiter + 1), linesBefore: origin.linesBefore + 1,
                                  lastNewline: UInt64(delimiter))
         let source = _PieceSource(file: file, start: delimiter + 1, held: held, rangeEnd: byteRange.upperBound,
-                                  scan: scan, shape: shape, prefix: [], path: [])
+                                  scan: scan, shape: shape, frame: ([], []))
         return _OpenedPiece(source: source, mode: .lines, path: [], origin: after, firstIndex: nil, file: file)
     }
 
-    private func openArray(_ file: _PieceFile, entry: _PieceEntry) throws -> _OpenedPiece {
+    /// An array's piece, or an object's: framed as a document with the path.
+    private func openContainer(_ file: _PieceFile, entry: _PieceEntry, format: JSONStreamFormat) throws
+        -> _OpenedPiece {
         let header = header!
-        let opening = _PathLocator.opening(path)
+        let isObject = shape == .object
+        let opening = _PathLocator.opening(path, container: UInt8(ascii: isObject ? "{" : "["))
+        let closing = [UInt8(ascii: isObject ? "}" : "]")] + Array(repeating: UInt8(ascii: "}"), count: path.count)
         var scan = sj_cut_scan(depth: 1 + Int64(entry.depth), in_string: entry.inString ? 1 : 0,
                                escaped: entry.escaped ? 1 : 0, newlines: 0, floor: 1, closed: 0)
         let delimiter: Int, before: _InputOrigin
@@ -80,8 +84,11 @@ extension JSONPiece {
         var origin = before
         origin.byteOffset -= UInt64(opening.count - 1)
         let source = _PieceSource(file: file, start: delimiter + 1, held: held, rangeEnd: byteRange.upperBound,
-                                  scan: scan, shape: shape, prefix: opening, path: path)
-        return _OpenedPiece(source: source, mode: .array, path: path, origin: origin,
+                                  scan: scan, shape: shape, frame: (opening, closing))
+        // An object's values are read as the whole file's are: as members,
+        // or following the document along the path (`jsonstream --path`).
+        let mode: _StreamMode = isObject ? (format == .objectValues ? .members : .roots) : .array
+        return _OpenedPiece(source: source, mode: mode, path: path, origin: origin,
                             firstIndex: entry.firstIndex, file: file)
     }
 

@@ -73,7 +73,7 @@ extension JSONPiece {
         switch shape {
         case .whole: return nil
         case .lines: return byteRange
-        case .array:
+        case .array, .object:
             let start = max(byteRange.lowerBound, header!.bracket + 1)
             return start..<max(start, byteRange.upperBound)
         }

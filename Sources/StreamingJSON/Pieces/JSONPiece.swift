@@ -4,8 +4,8 @@ import Foundation
 /// One byte range of a large file, planned so that another thread, process
 /// or machine can read its elements on its own.
 ///
-/// A plan cuts a file — a root array, the array at a key path, or JSON
-/// Lines — into `count` byte ranges. A piece holds the elements whose
+/// A plan cuts a file — a root array, the array at a key path, an object's
+/// member values (`.objectValues`), or JSON Lines — into `count` byte ranges. A piece holds the elements whose
 /// delimiter lies in its range: the comma before an element (the opening
 /// bracket for an array's first), or the line break before a JSON Lines
 /// value (the input's start for the first). Every element belongs to exactly
@@ -34,9 +34,9 @@ import Foundation
 /// the file from its start.
 ///
 /// A compressed file cannot be read from the middle, nor can an input whose
-/// shape a plan cannot cut (comments allowed, object values, an array not
-/// found in the first 64 MiB at the key path): its first piece is the whole
-/// input, the others are empty, and ``wholeInputReason`` says why.
+/// shape a plan cannot cut (comments allowed, nothing of the format's shape
+/// at the key path in the first 64 MiB): its first piece is the whole input,
+/// the others are empty, and ``wholeInputReason`` says why.
 public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The piece's place in the plan: 0, 1, …, `count - 1`, in input order.
     public let index: Int
@@ -47,7 +47,7 @@ public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The file's size when it was planned; reading a piece of a file of
     /// another size throws.
     public let inputSize: Int
-    /// The key path of the array whose elements are cut (empty: the root).
+    /// The key path of the array (or object) whose elements are cut (empty: the root).
     public let path: [String]
     /// How the input is cut.
     let shape: _PieceShape
@@ -113,6 +113,7 @@ public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
         path = try container.decodeIfPresent([String].self, forKey: .path) ?? []
         switch try container.decode(String.self, forKey: .shape) {
         case "array": shape = .array
+        case "object": shape = .object
         case "lines": shape = .lines
         case "whole": shape = .whole(try container.decodeIfPresent(String.self, forKey: .reason) ?? "")
         case let other:
@@ -120,7 +121,7 @@ public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
                                                    debugDescription: "Unknown piece shape \"\(other)\"")
         }
         header = try container.decodeIfPresent(_PieceHeader.self, forKey: .header)
-        if case .array = shape, header == nil {
+        if shape.isContainer, header == nil {
             throw DecodingError.keyNotFound(CodingKeys.header, .init(codingPath: container.codingPath,
                                                                      debugDescription: "An array's piece has a header"))
         }
@@ -139,6 +140,7 @@ public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
         if !path.isEmpty { try container.encode(path, forKey: .path) }
         switch shape {
         case .array: try container.encode("array", forKey: .shape)
+        case .object: try container.encode("object", forKey: .shape)
         case .lines: try container.encode("lines", forKey: .shape)
         case .whole(let reason):
             try container.encode("whole", forKey: .shape)
@@ -154,15 +156,17 @@ public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
 enum _PieceShape: Hashable, Sendable {
     /// The elements of the root array or of the array at the path.
     case array
+    /// The member values of the object at the path (or the root's).
+    case object
     /// Top-level values (JSON Lines).
     case lines
     /// Not cut: the first piece is the whole input, for this reason.
     case whole(String)
 }
 
-/// Where a cut array opens.
+/// Where a cut array (or object) opens.
 struct _PieceHeader: Hashable, Sendable, Codable {
-    /// The offset of the array's `[`.
+    /// The offset of the array's `[` (the object's `{`).
     var bracket: Int
     /// Line breaks before the bracket, and the offset of the last one.
     var newlines: Int

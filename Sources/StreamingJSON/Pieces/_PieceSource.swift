@@ -51,7 +51,7 @@ final class _PieceSource: _ByteSource {
     /// The source for a piece whose bytes begin at `start`, just after its
     /// delimiter, where the scan stands in `scan`; `prefix` is handed out first.
     init(file: _PieceFile, start: Int, held: [UInt8] = [], rangeEnd: Int, scan: sj_cut_scan, shape: _PieceShape,
-         prefix: [UInt8], path: [String]) {
+         frame: (opening: [UInt8], closing: [UInt8])) {
         self.file = file
         self.held = held
         self.heldEnd = start + held.count
@@ -59,8 +59,8 @@ final class _PieceSource: _ByteSource {
         self.rangeEnd = rangeEnd
         self.scan = scan
         self.shape = shape
-        self.prefix = prefix
-        closing = [UInt8(ascii: "]")] + Array(repeating: UInt8(ascii: "}"), count: path.count)
+        self.prefix = frame.opening
+        closing = frame.closing
     }
 
     /// The most read at once past the range's end.
@@ -113,7 +113,7 @@ final class _PieceSource: _ByteSource {
             if scan.closed != 0 { readsToEnd = true }
         }
         while !readsToEnd && done < bytes.count {
-            let found = try _PieceBounds.next(in: file, bytes: unsafe UnsafeRawBufferPointer(rebasing: bytes[done...]),
+            let found = unsafe try _PieceBounds.next(in: file, bytes: UnsafeRawBufferPointer(rebasing: bytes[done...]),
                                               at: position + done, scan: &scan, shape: shape)
             switch found {
             case .delimiter(let offset):

@@ -29,6 +29,9 @@ import Foundation
 ///   same elements, or, for invalid input, a first syntax error at the same
 ///   place (the stream may go on after it).
 /// - An object streamed with `.objectValues` matches its decoded members.
+/// - A plan of pieces whose ranges end where the chunks do gives, piece after
+///   piece, the unsplit stream's events when it has no error; any input is
+///   planned, scanned and read without a crash (`PiecesCheck.swift`).
 public enum StreamChunksCheck {
     public enum Event: CustomStringConvertible {
         case element(JSONValue)
@@ -112,6 +115,7 @@ public enum StreamChunksCheck {
 
         try checkFeed(setup, decoder: decoder, reference: reference, limit: limit)
         try checkAgainstDecode(setup, decoder: decoder, reference: reference)
+        try checkPieces(setup, decoder: decoder, reference: reference, limit: limit)
         return reference
     }
 
@@ -281,7 +285,7 @@ public enum StreamChunksCheck {
         return Array(events[...first])
     }
 
-    private static func same(_ a: [Event], _ b: [Event]) -> Bool {
+    static func same(_ a: [Event], _ b: [Event]) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy {
             switch ($0, $1) {
             case (.element(let x), .element(let y)): return FuzzJSON.identical(x, y)
