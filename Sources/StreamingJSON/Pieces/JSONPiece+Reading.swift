@@ -100,7 +100,8 @@ extension JSONPiece {
                                 scan: inout sj_cut_scan) throws -> (Int, _InputOrigin, [UInt8])? {
         var position = byteRange.lowerBound
         var lastNewline = entry.lastNewline
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 64)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(64 << 10, byteRange.count)),
+                                                            alignment: 64)
         defer { unsafe buffer.deallocate() }
         while position < byteRange.upperBound {
             let wanted = min(buffer.count, byteRange.upperBound - position)

@@ -83,7 +83,8 @@ extension JSONPiece {
 
     /// Tallies `range` of `file` (see the top of this file).
     static func tally(_ file: _PieceFile, range: Range<Int>, separator: UInt8) throws -> _RangeTally {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(chunkSize, range.count)),
+                                                            alignment: 64)
         defer { unsafe buffer.deallocate() }
         var position = range.lowerBound
         var run = 0                   // the leading backslashes
