@@ -139,6 +139,24 @@ struct JSONPieceTests {
         }
     }
 
+    @Test("pieces(count:) plans, scans on every core and joins: the steps done apart give the same pieces")
+    func onOneMachine() throws {
+        let directory = try TemporaryDirectory()
+        var random = XorShift(seed: 8)
+        let (text, path) = Self.input(.keyPath, count: 200, random: &random)
+        let url = URL(fileURLWithPath: try directory.file("one-machine.json", text))
+        let decoder = StreamingJSONDecoder()
+        let pieces = try decoder.pieces(count: 8, ofContentsOf: url, at: path)
+        let apart = try JSONPiece.joined(try decoder.planPieces(count: 8, ofContentsOf: url, at: path).map {
+            try $0.scanned(contentsOf: url)
+        })
+        #expect(pieces == apart && pieces.allSatisfy { $0.isReady && $0.isScanned })
+        let joined = pieces.flatMap {
+            Self.collect(decoder.elements(of: JSONValue.self, contentsOf: url, piece: $0))
+        }
+        #expect(joined == Self.readWhole(url, path: path))
+    }
+
     @Test("Splits at every offset of a short array, inside strings and numbers")
     func everyOffset() throws {
         let directory = try TemporaryDirectory()
