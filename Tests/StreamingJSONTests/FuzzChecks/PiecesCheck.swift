@@ -25,18 +25,9 @@ extension StreamChunksCheck {
         let pieces = try JSONPiece.joined(plan.reversed().map { try $0.scanned(file) })
         var events: [Event] = []
         for piece in pieces {
-            var iterator = decoder.elements(of: JSONValue.self, contentsOf: url, piece: piece, format: setup.format)
-                .makeIterator()
-            while true {
-                do {
-                    guard let value = try iterator.next() else { break }
-                    events.append(.element(value))
-                } catch {
-                    events.append(.error(try describe(error, in: setup.document)))
-                    if Self.endsTheStream(error) { break }
-                }
-                try require(events.count <= limit + pieces.count, "pieces: more events than bytes: \(events.prefix(8))")
-            }
+            events = try Self.events(decoder.elements(of: JSONValue.self, contentsOf: url, piece: piece,
+                                                      format: setup.format),
+                                     in: setup.document, limit: limit + pieces.count, after: events)
         }
         let clean = !reference.contains { if case .error = $0 { return true } else { return false } }
         try require(!clean || same(events, reference),

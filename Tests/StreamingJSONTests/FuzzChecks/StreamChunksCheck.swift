@@ -127,15 +127,22 @@ public enum StreamChunksCheck {
 
     /// The events of the synchronous iterator over the whole document.
     private static func unsplit(_ setup: Setup, decoder: StreamingJSONDecoder, limit: Int) throws -> [Event] {
-        var events: [Event] = []
-        var iterator = decoder.elements(of: JSONValue.self, from: Data(setup.document), at: setup.path,
-                                        format: setup.format).makeIterator()
+        try events(decoder.elements(of: JSONValue.self, from: Data(setup.document), at: setup.path,
+                                    format: setup.format), in: setup.document, limit: limit)
+    }
+
+    /// The events of the synchronous iterator over `elements`, appended to
+    /// `events`, which may hold no more than `limit`.
+    static func events(_ elements: JSONElements<JSONValue>, in document: [UInt8], limit: Int,
+                       after earlier: [Event] = []) throws -> [Event] {
+        var events = earlier
+        var iterator = elements.makeIterator()
         while true {
             do {
                 guard let value = try iterator.next() else { break }
                 events.append(.element(value))
             } catch {
-                events.append(.error(try describe(error, in: setup.document)))
+                events.append(.error(try describe(error, in: document)))
                 if Self.endsTheStream(error) { break }  // thrown again by every later call
             }
             try require(events.count <= limit, "more events than bytes: \(events.prefix(8))")
