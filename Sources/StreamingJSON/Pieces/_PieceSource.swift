@@ -49,7 +49,9 @@ final class _PieceSource: _ByteSource {
     private let closing: [UInt8]
 
     /// The source for a piece whose bytes begin at `start`, just after its
-    /// delimiter, where the scan stands in `scan`; `prefix` is handed out first.
+    /// delimiter, where the scan stands in `scan`; `held`: the file's bytes
+    /// from `start` read already. The frame's opening is handed out first,
+    /// its closing in place of the delimiter that ends the piece.
     init(file: _PieceFile, start: Int, held: [UInt8] = [], rangeEnd: Int, scan: sj_cut_scan, shape: _PieceShape,
          frame: (opening: [UInt8], closing: [UInt8])) {
         self.file = file
