@@ -14,6 +14,11 @@ import Testing
             (".data.rows[] | .id", ["data", "rows"], ["id"], true),
             ("[.a[] | .b]", ["a"], ["b"], true),
             ("reduce .items[] as $x (0; . + $x.n)", ["items"], nil, true),
+            // Any initial value that does not read the input: the counting idiom and its kin.
+            ("reduce .[] as $p ({}; .[$p.Section] += 1)", [], nil, true),
+            ("reduce .[] as $p ({n: 0, seen: [], \"k\\(1)\": null}; .n += 1)", [], nil, true),
+            ("foreach .[] as $p ({} | .x = 0; .x += 1)", [], nil, true),
+            ("reduce .[] as $p (if true then [] else {} end; . + [$p])", [], nil, true),
             ("first(.items[])", ["items"], nil, true),
             ("any(.[]; .ok)", [], ["ok"], true),
             (".items | length", ["items"], [], false),
@@ -35,7 +40,9 @@ import Testing
         #expect(try JSONFilter(".").plan.strategy == .copied)
         #expect(try JSONFilter(".a.b").plan.path == ["a", "b"])
         for source in ["group_by(.a)", "[paths]", "keys", ".a, keys", ". as $x | .[] | $x", "def map(f): 1; map(.a)",
-                       "input", "reduce .[] as $x (.; . + 1)", "limit(.n; .[])"] {
+                       "input", "reduce .[] as $x (.; . + 1)", "limit(.n; .[])",
+                       "reduce .[] as $x ({n: .n}; .)", "reduce .[] as $x ({(.k): 0}; .)",
+                       "reduce .[] as $x ({} | input; .)", "reduce .[] as $x ({a}; .)"] {
             let plan = try JSONFilter(source).plan
             #expect(plan.strategy == .whole, "\(source): \(plan)")
             #expect(plan.reason != nil)
@@ -64,7 +71,8 @@ import Testing
                         "min_by(.a?)", "max_by(.a?)", "any", "all", "isempty(.[])", "[.[] | type]",
                         "limit(2; .[])", ".[1:2][]", "reduce .[] as $x (0; . + 1)",
                         "foreach .[] as $x (0; . + 1; [., $x])", "map(tostring) | add", "last(.[])",
-                        "nth(1; .[])", "add(.[] | numbers)"]
+                        "nth(1; .[])", "add(.[] | numbers)",
+                        "reduce .[] as $x ({}; .[$x | tostring] += 1)", "foreach .[] as $x ({n: 0}; .n += 1; .n)"]
         for source in programs {
             let filter = try JSONFilter(source)
             let plan = filter.plan

@@ -330,21 +330,55 @@ struct _Planner {
         }
     }
 
-    /// Whether `filter` may read its input: conservative, true for anything
-    /// but constants and variables combined.
+    /// Whether `filter` may read its input: conservative. Constants,
+    /// variables and what is built of them (`{}`, `{"n": 0, "seen": []}`,
+    /// `[$x, 1]`, `"\($x)"`) do not; a pipe reads the input only through its
+    /// left side (its right side reads what the left makes), unless it
+    /// reads further inputs (`input`). Anything else may.
     static func readsInput(_ filter: _Filter) -> Bool {
         switch filter {
         case .literal, .variable:
             return false
-        case .arithmetic(_, let left, let right), .comparison(_, let left, let right):
+        case .arithmetic(_, let left, let right), .comparison(_, let left, let right), .comma(let left, let right),
+             .and(let left, let right), .or(let left, let right), .alternative(let left, let right):
             return readsInput(left) || readsInput(right)
         case .negate(let body):
             return readsInput(body)
         case .array(let body):
             return body.map(readsInput) ?? false
+        case .object(let entries):
+            return entries.contains { entry in
+                let keyReads = switch entry.key {
+                case .name: false
+                case .computed(let key): readsInput(key)
+                case .computedMember: true
+                }
+                return keyReads || readsInput(entry.value)
+            }
+        case .string(let pieces, _):
+            return pieces.contains { if case .filter(let inner) = $0 { readsInput(inner) } else { false } }
+        case .conditional(let branches, let otherwise):
+            return branches.contains { readsInput($0.condition) || readsInput($0.then) }
+                || otherwise.map(readsInput) ?? false
+        case .pipe(let left, let right):
+            return readsInput(left) || readsFurtherInputs(right)
+        case .call(let name, let arguments, _) where name == "empty" && arguments.isEmpty:
+            return false
         default:
             return true
         }
+    }
+
+    /// Whether `filter` calls one of the built-ins that read further inputs
+    /// (or may: a function defined in it, or a call whose body is not seen).
+    private static func readsFurtherInputs(_ filter: _Filter) -> Bool {
+        if case .call(let name, _, _) = filter, ["input", "inputs", "input_line_number"].contains(name) {
+            return true
+        }
+        if case .define = filter { return true }
+        var found = false
+        filter.forEachChild { if !found && readsFurtherInputs($0) { found = true } }
+        return found
     }
 }
 
