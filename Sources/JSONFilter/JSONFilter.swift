@@ -53,7 +53,8 @@ public struct JSONFilter: @unchecked Sendable {
     /// let filter = try JSONFilter("select(.abv > $min)", arguments: ["min": 8])
     /// ```
     ///
-    /// - Throws: `JSONFilterError` with the `column` of the offending construct.
+    /// - Throws: `JSONFilterError` with the `column` of the offending construct;
+    ///   without one for a program with no query (empty, or only definitions).
     public init(_ source: String, arguments: [String: JSONValue] = [:], libraryPaths: [String] = []) throws {
         try self.init(source, arguments: arguments, libraryPaths: libraryPaths, includesHomeLibrary: false)
     }
@@ -66,6 +67,8 @@ public struct JSONFilter: @unchecked Sendable {
     package init(_ source: String, arguments: [String: JSONValue], libraryPaths: [String],
                  includesHomeLibrary: Bool, programDirectory: String? = nil) throws {
         var parsed = try _Parser.parseProgram(source)
+        // jq's own compile error, before any module is looked for.
+        guard parsed.hasQuery else { throw JSONFilterError(message: "Top-level program not given (try \".\")") }
         if includesHomeLibrary, let home = _ModuleLoader.homeLibrary { parsed.imports.insert(home, at: 0) }
         root = parsed.filter
         let modules = _ModuleLoader(searchPaths: libraryPaths, programDirectory: programDirectory)

@@ -36,6 +36,15 @@ package enum CommandLineSyntax {
         return result
     }
 
+    /// Whether `argument` is an option, by jq's rule: `-` and then a letter
+    /// or a second `-`. `-`, `-2 | length` and `-.a` are not.
+    package static func isOption(_ argument: String) -> Bool {
+        let bytes = Array(argument.utf8.prefix(2))
+        guard bytes.count == 2, bytes[0] == UInt8(ascii: "-") else { return false }
+        let letter = bytes[1] | 0x20
+        return bytes[1] == UInt8(ascii: "-") || (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+    }
+
     /// Options that take one value as the next argument.
     package static let optionsWithOneValue: Set<String> = [
         "-f", "--from-file", "-L", "--library-path", "--path", "--input", "--limit", "--on-error", "--max-depth",
@@ -65,7 +74,8 @@ package enum CommandLineSyntax {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if !optionsEnded && argument.hasPrefix("-") && argument != "-" {
+            // jq's rule: `-` then a letter or a second `-` (`-2 | length` is a filter).
+            if !optionsEnded && Self.isOption(argument) {
                 switch argument {
                 case "--": optionsEnded = true
                 case "--args": mode = .strings

@@ -198,7 +198,9 @@ struct JSONStreamCommand: ParsableCommand {
         // A file over its size limit (a full quota) must come back as EFBIG
         // ("Could not write", exit 2), not kill the process without a word.
         signal(SIGXFSZ, SIG_IGN)
-        let given = Array(CommandLine.arguments.dropFirst())
+        var given = Array(CommandLine.arguments.dropFirst())
+        // `--jq`: jq's own command line, read by jq's rules.
+        if CommandLineSyntax.asksForJQ(given) { given = CommandLineSyntax.canonicalJQArguments(given) }
         let arguments = CommandLineSyntax.markingPositionalArguments(CommandLineSyntax.joiningPairs(given))
         var options: JSONStreamOptions
         do {

@@ -16,9 +16,19 @@ import Testing
         try JSONFilter(filter, arguments: arguments).apply(to: json(input)).map(\.description)
     }
 
-    @Test func emptyFilterIsIdentity() throws {
-        #expect(try run("", #"{"a":1}"#) == [#"{"a":1}"#])
-        #expect(try run("   ", "[1]") == ["[1]"])
+    /// As jq 1.8.2: a program with no query is a compile error, before any
+    /// module is looked for.
+    @Test func programWithoutQueryIsJQsCompileError() throws {
+        for source in ["", "   ", "# only a comment", "def f: 1;", #"import "no/such" as m;"#] {
+            #expect(throws: JSONFilterError.self, "\(source)") { try JSONFilter(source) }
+            #expect((try? JSONFilter(source)) == nil)
+            do {
+                _ = try JSONFilter(source)
+            } catch let error as JSONFilterError {
+                #expect(error.message == #"Top-level program not given (try ".")"#)
+            }
+        }
+        #expect(try run("def f: 1; f", "null") == ["1"])
     }
 
     @Test func outputsComeInJQOrder() throws {
