@@ -415,7 +415,9 @@ final class JSONStreamRun {
             _JQWriter(style: JQOutputStyle()).write(value, into: &bytes)
             diagnostics.print(String(decoding: bytes, as: UTF8.self))
         }
-        return ExitStatus(rawValue: halt.exitCode)
+        // As jq's exit: a negative status is 0, or with -e its absolute value.
+        let code = halt.exitCode
+        return ExitStatus(rawValue: code >= 0 ? code : options.exitStatus ? (code == .min ? .max : -code) : 0)
     }
 
     /// The output was closed (`| head`): stop without a word, status 0.

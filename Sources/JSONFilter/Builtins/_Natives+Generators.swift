@@ -194,15 +194,34 @@ extension _Natives {
     }
 
     /// `range(from; upto; by)`: numbers from `from` while below `upto`
-    /// (above, for a negative `by`).
+    /// (above, for a negative `by`). `range/3` is jq 1.8's definition in
+    /// jq, `$from | while(. < $upto; . + $by)`: bounds that are not all
+    /// numbers go by jq's order and `+` (`range(""; "aaa"; "a")`).
     static func range(_ bounds: [_Lambda?]) -> _Node {
-        _NativeNode { input, path, frame, emit in
+        let generic = bounds[2] != nil
+        return _NativeNode { input, path, frame, emit in
+            func values(_ lambda: _Lambda?, _ fallback: Double, _ body: (JSONValue) throws -> Void) throws {
+                guard let lambda else { return try body(number(fallback)) }
+                try lambda.run(input, nil, frame) { value, _ in try body(value) }
+            }
             func each(_ lambda: _Lambda?, _ fallback: Double, _ body: (Double) throws -> Void) throws {
-                guard let lambda else { return try body(fallback) }
-                try lambda.run(input, nil, frame) { value, _ in
+                try values(lambda, fallback) { value in
                     guard case .number(let n) = value else { throw JSONFilterError(message: "Range bounds must be numeric") }
                     try body(n.double)
                 }
+            }
+            if generic {
+                try values(bounds[0], 0) { from in
+                    try values(bounds[1], 0) { upto in
+                        try values(bounds[2], 1) { by in
+                            if case .number(let f) = from, case .number(let u) = upto, case .number(let b) = by {
+                                return try run(f.double, u.double, b.double)
+                            }
+                            try runGeneric(from, upto, by)
+                        }
+                    }
+                }
+                return
             }
             func run(_ from: Double, _ upto: Double, _ by: Double) throws {
                 let outputPath = _Node.computed(path)
@@ -212,6 +231,16 @@ extension _Natives {
                 } else if by < 0 {
                     var x = from
                     while x > upto { try emit(number(x), outputPath); x += by }
+                }
+            }
+            func runGeneric(_ from: JSONValue, _ upto: JSONValue, _ by: JSONValue) throws {
+                let zero = number(0)
+                let step = try JSONValue._compare(by, zero)
+                guard step != 0 else { return }
+                var x = from
+                while try step > 0 ? JSONValue._compare(x, upto) < 0 : JSONValue._compare(x, upto) > 0 {
+                    try emit(x, _Node.computed(path))
+                    x = try _Arithmetic.add(x, by)
                 }
             }
             // The first argument is the outer loop (`def range($from; $upto; $by)`).
