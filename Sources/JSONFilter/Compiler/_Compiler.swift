@@ -118,6 +118,10 @@ struct _Compiler {
                               try to.map { try compile($0, scope, level) })
         case .iterate(let target):
             return _IterateNode(try compile(target, scope, level))
+        case .optional(.index(let target, let key)):
+            // jq's INDEX_OPT: an index that fails is passed over (`.["a", 0]?`
+            // on an array gives `.[0]`); errors of the target or the key are not.
+            return _IndexNode(try compile(target, scope, level), try compile(key, scope, level), guardsEach: true)
         case .optional(let body):
             return _TryNode(try compile(body, scope, level), handler: nil)
         case .tryCatch(let body, let handler):

@@ -109,7 +109,7 @@ enum _Singleness {
     private static func computeSingle(_ node: _Node) -> Bool {
         switch node {
         case let n as _PipeNode: return n.left.isSingle && n.right.isSingle
-        case let n as _IndexNode: return n.target.isSingle && n.key.isSingle
+        case let n as _IndexNode: return n.target.isSingle && n.key.isSingle && !n.guardsEach
         case let n as _SliceNode:
             return n.target.isSingle && (n.from?.isSingle ?? true) && (n.to?.isSingle ?? true)
         case let n as _BinaryNode: return n.left.isSingle && n.right.isSingle

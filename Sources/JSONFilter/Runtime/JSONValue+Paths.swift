@@ -106,7 +106,7 @@ extension JSONValue {
     }
 
     /// `delpaths(ps)`: the paths sorted, the last deleted first so that
-    /// earlier positions stay valid.
+    /// earlier positions stay valid, each once.
     mutating func _delete(paths: JSONValue) throws {
         guard case .array(let all) = paths else { throw JSONFilterError(message: "Paths must be specified as an array") }
         // The usual `del(.a.b)`: one path of member names needs neither
@@ -126,7 +126,11 @@ extension JSONValue {
             guard keys.count <= JSONValue._depthLimit else { throw JSONFilterError(message: "Path too deep") }
             return .array(self._absolute(keys))
         }
+        var previous: JSONValue?
         for path in try absolute.sorted(by: JSONValue._less).reversed() {
+            // A path given twice is deleted once, as jq deletes a level's keys all at once.
+            defer { previous = path }
+            if let previous, try JSONValue._compare(previous, path) == 0 { continue }
             guard case .array(let keys) = path else { continue }
             if keys.isEmpty {
                 self = .null

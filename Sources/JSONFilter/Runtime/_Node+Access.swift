@@ -6,11 +6,14 @@ import StreamingJSON
 final class _IndexNode: _Node {
     let target: _Node
     let key: _Node
+    /// `.[f]?`: an index that fails is passed over, and the next key tried.
+    let guardsEach: Bool
 
-    init(_ target: _Node, _ key: _Node) {
+    init(_ target: _Node, _ key: _Node, guardsEach: Bool = false) {
         self.target = target
         self.key = key
-        super.init(isSingle: target.isSingle && key.isSingle)
+        self.guardsEach = guardsEach
+        super.init(isSingle: target.isSingle && key.isSingle && !guardsEach)
     }
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
@@ -20,12 +23,17 @@ final class _IndexNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if path == nil, isSingle { return try emit(try value(input, frame), nil) }
-        let target = self.target
+        let target = self.target, guardsEach = self.guardsEach
         try key.run(input, nil, frame) { key, _ in
             try target.run(input, path, frame) { container, containerPath in
-                guard let containerPath else { return try emit(try _Access.index(container, key), nil) }
-                if _Node.isInvalid(containerPath) { throw _Node.invalidPathAccess(key, of: container) }
-                try emit(try _IndexNode.pathIndex(container, key), containerPath + [key])
+                if let containerPath, _Node.isInvalid(containerPath) { throw _Node.invalidPathAccess(key, of: container) }
+                let value: JSONValue
+                do {
+                    value = try containerPath == nil ? _Access.index(container, key) : _IndexNode.pathIndex(container, key)
+                } catch is JSONFilterError where guardsEach {
+                    return
+                }
+                try emit(value, containerPath.map { $0 + [key] })
             }
         }
     }
@@ -37,7 +45,8 @@ final class _IndexNode: _Node {
     }
 }
 
-/// `target[from:to]`: `to` is the outer loop, then `from`, then the target.
+/// `target[from:to]`: `from` is the outer loop, then `to`, then the target
+/// (jq 1.8.2's order).
 final class _SliceNode: _Node {
     let target: _Node
     let from: _Node?
@@ -59,8 +68,8 @@ final class _SliceNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if path == nil, isSingle { return try emit(try value(input, frame), nil) }
-        try bound(to, input, frame) { upper in
-            try bound(from, input, frame) { lower in
+        try bound(from, input, frame) { lower in
+            try bound(to, input, frame) { upper in
                 try target.run(input, path, frame) { container, containerPath in
                     guard let containerPath else { return try emit(try _Access.slice(container, lower, upper), nil) }
                     if _Node.isInvalid(containerPath) {
