@@ -164,7 +164,9 @@ struct _Lexer {
         }
         if c == "@" {
             position += 1
-            guard let d = peek(), Self.isIdentifierStart(d) else {
+            // jq's lexer: `@` and letters, digits or `_` (`@0` is a format
+            // named "0", which fails when it runs).
+            guard let d = peek(), Self.isIdentifierPart(d) else {
                 return _Token(kind: .symbol("@"), column: start)
             }
             return _Token(kind: .format(identifier(allowsModules: false)), column: start)

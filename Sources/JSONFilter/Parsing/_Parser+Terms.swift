@@ -25,7 +25,8 @@ extension _Parser {
                 if case .string = peek.kind {
                     term = .index(term, try stringLiteral(format: nil))
                 } else {
-                    term = try bracketSuffix(term)
+                    // jq's grammar has `t.[e]` and `t.[]`, not `t.[a:b]`.
+                    term = try bracketSuffix(term, allowsSlice: false)
                 }
                 endsInStep = true
             case .symbol("["):
@@ -74,12 +75,13 @@ extension _Parser {
     }
 
     /// `[e]`, `[]`, `[a:b]`, `[a:]`, `[:b]` after `target`.
-    private mutating func bracketSuffix(_ target: _Filter) throws -> _Filter {
+    private mutating func bracketSuffix(_ target: _Filter, allowsSlice: Bool = true) throws -> _Filter {
         try expect("[")
         if isSymbol("]") {
             _ = advance()
             return .iterate(target)
         }
+        if isSymbol(":") && !allowsSlice { throw unexpected() }
         if isSymbol(":") {
             _ = advance()
             let upper = try pipe()
@@ -88,6 +90,7 @@ extension _Parser {
         }
         let index = try pipe()
         if isSymbol(":") {
+            guard allowsSlice else { throw unexpected() }
             _ = advance()
             if isSymbol("]") {
                 _ = advance()
@@ -329,7 +332,8 @@ extension _Parser {
     private mutating func objectEntry() throws -> _ObjectEntry {
         let token = peek
         switch token.kind {
-        case .identifier(let name) where name != "__loc__":
+        case .identifier(let name):
+            // (`{__loc__: v}` and `{__loc__}` name a member "__loc__", as in jq.)
             _ = advance()
             if isSymbol(":") { return _ObjectEntry(key: .name(name), value: try objectValue()) }
             return _ObjectEntry(key: .name(name), value: .index(.identity, .literal(.string(name))))

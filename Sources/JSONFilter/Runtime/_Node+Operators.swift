@@ -223,8 +223,10 @@ final class _ObjectNode: _Node {
             case .name(let name):
                 object[name] = try entry.value.value(input, frame)
             case .computed(let node):
-                let key = try _ObjectNode.key(try node.value(input, frame))
-                object[key] = try entry.value.value(input, frame)
+                // As jq: the key, then the value, then the key's type is checked (at the insert).
+                let key = try node.value(input, frame)
+                let value = try entry.value.value(input, frame)
+                object[try _ObjectNode.key(key)] = value
             case .computedMember(let node):
                 let key = try node.value(input, frame)
                 object[try _ObjectNode.key(key)] = try _Access.index(input, key)
@@ -246,18 +248,20 @@ final class _ObjectNode: _Node {
                            _ done: (JSONObject) throws -> Void) throws {
         guard index < entries.count else { return try done(object) }
         let entry = entries[index]
-        func withKey(_ key: String) throws {
+        // The key's type is checked for each value, as jq's insert does:
+        // `{(null): empty}` makes nothing, and no error.
+        func withKey(_ key: JSONValue) throws {
             try entry.value.run(input, nil, frame) { value, _ in
                 var next = object
-                next[key] = value
+                next[try _ObjectNode.key(key)] = value
                 try construct(at: index + 1, next, input, frame, done)
             }
         }
         switch entry.key {
         case .name(let name):
-            try withKey(name)
+            try withKey(.string(name))
         case .computed(let node):
-            try node.run(input, nil, frame) { key, _ in try withKey(try _ObjectNode.key(key)) }
+            try node.run(input, nil, frame) { key, _ in try withKey(key) }
         case .computedMember(let node):
             try node.run(input, nil, frame) { key, _ in
                 var next = object
