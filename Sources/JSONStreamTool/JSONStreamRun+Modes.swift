@@ -84,6 +84,16 @@ extension JSONStreamRun {
         while try nextElement(asUnit: false) != nil {}
     }
 
+    /// `-n -s`'s `input`: the slurped input the first time, then none.
+    func slurpedOnce() -> () throws -> JSONValue? {
+        var given = false
+        return { [unowned self] in
+            guard !given else { return nil }
+            given = true
+            return try self.slurpedInput()
+        }
+    }
+
     /// `-s`: every element in one array, or with `-R` the whole text of
     /// every input as one string. An element error stops there, as without `-s`.
     func slurpedInput() throws -> JSONValue {

@@ -362,6 +362,8 @@ final class JSONStreamRun {
                 try runStreamIdiom(streamIdiom)
             } else if options.nullInput {
                 exitRule.beginUnit()
+                // `-n -s`: the one input is every value slurped (jq's reader).
+                if options.slurp { context.nextInput = slurpedOnce() }
                 _ = try apply(to: .null, at: nil)
             } else if let slurpPlan {
                 try streamSlurp(slurpPlan)
