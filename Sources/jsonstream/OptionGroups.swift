@@ -125,7 +125,7 @@ struct InputOptions: ParsableArguments {
     var onError: JSONStreamOptions.ErrorPolicy = .fail
 
     @Option(name: .customLong("max-depth"), help: ArgumentHelp(
-        "Deepest nesting of arrays and objects accepted (default 512).", valueName: "levels"))
+        "Deepest nesting of arrays and objects accepted (default 512; 10000 with --jq, as jq).", valueName: "levels"))
     var maxDepth: Int?
 
     @Option(name: .customLong("max-number-length"), help: ArgumentHelp(
@@ -142,7 +142,8 @@ struct InputOptions: ParsableArguments {
     var maxElementBytes: Int?
 
     func apply(to options: inout JSONStreamOptions) throws {
-        if let maxDepth { options.limits.maxDepth = maxDepth }
+        // --jq reads what jq reads: nesting to 10,000 levels.
+        if let maxDepth { options.limits.maxDepth = maxDepth } else if options.jqMode { options.limits.maxDepth = 10_000 }
         if let maxNumberLength { options.limits.maxNumberLength = maxNumberLength }
         if let maxStringLength { options.limits.maxStringLength = maxStringLength }
         if let maxElementBytes { options.limits.maxElementBytes = maxElementBytes }
