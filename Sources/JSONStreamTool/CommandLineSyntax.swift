@@ -45,6 +45,20 @@ package enum CommandLineSyntax {
         return bytes[1] == UInt8(ascii: "-") || (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
     }
 
+    /// swift-argument-parser's bash completion script, fitted to a command
+    /// without subcommands: where it would offer its implicit `help`
+    /// subcommand (which `jsonstream` would take for a filter), the filter
+    /// and files are completed as file names.
+    package static func bashCompletion(adjusting script: String) -> String {
+        var lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let start = lines.firstIndex(where: { $0.trimmingWhitespace() == "help)" }),
+           let end = lines[start...].firstIndex(where: { $0.trimmingWhitespace() == ";;" }) {
+            lines.removeSubrange(start...end)
+        }
+        return lines.joined(separator: "\n").replacingOccurrences(
+            of: #"COMPREPLY+=($(compgen -W 'help' -- "${cur}"))"#, with: #"COMPREPLY+=($(compgen -f -- "${cur}"))"#)
+    }
+
     /// Options that take one value as the next argument.
     package static let optionsWithOneValue: Set<String> = [
         "-f", "--from-file", "-L", "--library-path", "--path", "--input", "--limit", "--on-error", "--max-depth",

@@ -223,6 +223,10 @@ struct JSONStreamCommand: ParsableCommand {
     private static func exitForCommandLineError(_ error: any Error) -> Never {
         if exitCode(for: error) == .success {
             let text = fullMessage(for: error)
+            if text.hasPrefix("#!/bin/bash") {  // --generate-completion-script=bash
+                print(CommandLineSyntax.bashCompletion(adjusting: text), terminator: text.hasSuffix("\n") ? "" : "\n")
+                exit(withError: nil)
+            }
             guard text.hasPrefix("OVERVIEW:") else { exit(withError: error) }
             printHelp(text)
             exit(withError: nil)

@@ -60,3 +60,26 @@ struct JQArgumentSyntaxTests {
         #expect(CommandLineSyntax.asksForJQ(["-c", "--jq", "."]) && !CommandLineSyntax.asksForJQ(["--", "--jq"]))
     }
 }
+
+/// The bash completion script, fitted to a command without subcommands.
+@Suite("Bash completion")
+struct BashCompletionTests {
+    @Test("Positional arguments complete file names; no implicit help subcommand")
+    func filesNotHelp() {
+        let script = """
+            case "${subcommand}" in
+                help)
+                    # Offer subcommand argument completions
+                    "_jsonstream_${subcommand}"
+                    ;;
+                *)
+                    COMPREPLY+=($(compgen -W 'help' -- "${cur}"))
+                    ;;
+                esac
+            """
+        let adjusted = CommandLineSyntax.bashCompletion(adjusting: script)
+        #expect(!adjusted.contains("help)") && !adjusted.contains("compgen -W 'help'"))
+        #expect(adjusted.contains(#"COMPREPLY+=($(compgen -f -- "${cur}"))"#))
+        #expect(adjusted.contains("*)") && adjusted.contains("esac"))
+    }
+}
