@@ -35,6 +35,19 @@ package struct JSONStreamOptions: Sendable {
         return name.hasSuffix(".jsonl") || name.hasSuffix(".ndjson")
     }
 
+    /// How `file` is cut into elements. `--input auto` takes a file named as
+    /// JSON Lines for JSON Lines whatever its first byte: lines that are
+    /// arrays start with `[` too.
+    func streamFormat(for file: String) -> JSONStreamFormat {
+        // jq's command line: every top-level value is one input.
+        if jqMode { return .jsonLines }
+        switch inputFormat {
+        case .auto: return path.isEmpty && JSONStreamOptions.namesJSONLines(file) ? .jsonLines : .auto
+        case .array: return .array
+        case .lines: return .jsonLines
+        }
+    }
+
     /// How results are laid out (`--output`).
     package enum OutputLayout: String, Sendable, CaseIterable {
         /// One result per line, compact (the default; `-c` is accepted for jq compatibility).

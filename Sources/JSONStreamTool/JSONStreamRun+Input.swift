@@ -494,17 +494,9 @@ extension JSONStreamRun {
         inputs.finished = true
     }
 
-    /// How `file` is cut into elements. `--input auto` takes a file named as
-    /// JSON Lines for JSON Lines whatever its first byte: lines that are
-    /// arrays start with `[` too.
+    /// How `file` is cut into elements (`JSONStreamOptions.streamFormat(for:)`).
     func streamFormat(for file: String) -> JSONStreamFormat {
-        // jq's command line: every top-level value is one input.
-        if options.jqMode { return .jsonLines }
-        switch options.inputFormat {
-        case .auto: return options.path.isEmpty && JSONStreamOptions.namesJSONLines(file) ? .jsonLines : .auto
-        case .array: return .array
-        case .lines: return .jsonLines
-        }
+        options.streamFormat(for: file)
     }
 
     /// What a value after a root array read with `--input auto` adds to
@@ -525,11 +517,5 @@ extension JSONStreamRun {
         } catch let error as OutputError {
             deferredOutputError = error
         } catch {}
-    }
-
-    /// `No such file or directory` rather than a `CocoaError` dump.
-    func reason(_ error: any Error) -> String {
-        if let posix = error as? POSIXError { return unsafe String(cString: strerror(posix.code.rawValue)) }
-        return describe(error)
     }
 }

@@ -229,34 +229,6 @@ private func undefinedNameLength(_ message: String) -> Int? {
     return bare.utf8.count
 }
 
-/// The whole file as UTF-8 text, or nil (errno set) when it cannot be read.
-func readTextFile(_ path: String) -> String? {
-    let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-        let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
-        if count < 0 {
-            if errno == EINTR { continue }
-            return nil
-        }
-        if count == 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-    }
-    return String(jqDecoding: bytes[...])
-}
-
-/// An error's message, without the `DecodingError` wrapping around a syntax error.
-func describe(_ error: any Error) -> String {
-    if case DecodingError.dataCorrupted(let context) = error {
-        if let syntax = context.underlyingError as? JSONSyntaxError { return syntax.description }
-        return context.debugDescription
-    }
-    return "\(error)"
-}
-
 /// Ends the reading early without an error.
 enum Stop: Error {
     /// `--limit N` results are out.

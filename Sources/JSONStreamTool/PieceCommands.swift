@@ -50,15 +50,6 @@ extension JSONStreamOptions {
         }
         return problems
     }
-
-    /// The format a plan of `file` is made in: the one a run reads it in.
-    var pieceFormat: JSONStreamFormat {
-        switch inputFormat {
-        case .auto: return path.isEmpty && Self.namesJSONLines(files.first ?? "") ? .jsonLines : .auto
-        case .array: return .array
-        case .lines: return .jsonLines
-        }
-    }
 }
 
 /// Runs one step of a plan: its pieces go to stdout as JSON Lines.
@@ -70,12 +61,12 @@ package func runPieceStep(_ step: PieceStep, options: JSONStreamOptions, streams
         switch step {
         case .plan(let count):
             let url = URL(fileURLWithPath: options.files[0])
-            pieces = try decoder.pieces(count: count, ofContentsOf: url, at: options.path, format: options.pieceFormat,
+            pieces = try decoder.pieces(count: count, ofContentsOf: url, at: options.path, format: options.streamFormat(for: options.files[0]),
                                         followingRoots: true)
         case .ranges(let count):
             let url = URL(fileURLWithPath: options.files[0])
             pieces = try decoder.planPieces(count: count, ofContentsOf: url, at: options.path,
-                                            format: options.pieceFormat, followingRoots: true)
+                                            format: options.streamFormat(for: options.files[0]), followingRoots: true)
         case .scan(let text):
             pieces = [try decodePiece(text).scanned(contentsOf: URL(fileURLWithPath: options.files[0]))]
         case .join:
@@ -89,12 +80,14 @@ package func runPieceStep(_ step: PieceStep, options: JSONStreamOptions, streams
         diagnostics.print("jsonstream: note: the input is read as one piece (the first): \(reason)")
     }
     do {
-        var text = Data()
+        let output = OutputSink(descriptor: streams.output, name: "stdout", flushesEachResult: false)
+        let encoder = StreamingJSONEncoder()
         for piece in pieces {
-            text.append(try StreamingJSONEncoder().encode(piece))
-            text.append(0x0A)
+            try output.append(results: ArraySlice(try encoder.encode(piece) + [0x0A]))
         }
-        try writeAll(text, to: streams.output)
+        try output.flush()
+    } catch OutputError.closed {
+        // `| head`: the rest is not wanted.
     } catch {
         diagnostics.print("jsonstream: error: Could not write the pieces: \(pieceErrorText(error, file: nil))")
         return .usage
@@ -113,23 +106,16 @@ func decodePiece(_ text: String) throws -> JSONPiece {
 
 /// The pieces on `descriptor`, one JSON object per line.
 private func readPieces(from descriptor: Int32) throws -> [JSONPiece] {
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 64 << 10)
-    while true {
-        let count = unsafe buffer.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
-        data.append(contentsOf: buffer[0..<count])
-    }
-    return try data.split(separator: 0x0A).filter { !$0.allSatisfy { [0x20, 0x09, 0x0D].contains($0) } }.map {
-        try decodePiece(String(decoding: $0, as: UTF8.self))
+    guard let text = readText(from: descriptor) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    return try text.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }.map {
+        try decodePiece(String($0))
     }
 }
 
 /// An error of a step, for its message.
 func pieceErrorText(_ error: any Error, file: String?) -> String {
     if let piece = error as? JSONPieceError { return piece.message }
-    if let posix = error as? POSIXError { return unsafe String(cString: strerror(posix.code.rawValue)) }
+    if error is POSIXError { return reason(error) }
     if let cocoa = error as? CocoaError, let file {
         let reason = switch cocoa.code {
         case .fileReadNoSuchFile: "No such file or directory"
@@ -139,19 +125,4 @@ func pieceErrorText(_ error: any Error, file: String?) -> String {
         return "Could not open \(file): \(reason)"
     }
     return describe(error)
-}
-
-/// Writes all of `data` to `descriptor`.
-private func writeAll(_ data: Data, to descriptor: Int32) throws {
-    try unsafe data.withUnsafeBytes { bytes in
-        var done = 0
-        while done < bytes.count {
-            let count = unsafe write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            }
-            done += count
-        }
-    }
 }

@@ -126,3 +126,27 @@ extension RawLineReader {
         POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
 }
+
+/// The whole file as UTF-8 text, or nil (errno set) when it cannot be read.
+func readTextFile(_ path: String) -> String? {
+    let fd = unsafe open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    return readText(from: fd)
+}
+
+/// Everything left to read on `fd` as UTF-8 text, or nil (errno set) when it cannot be read.
+func readText(from fd: Int32) -> String? {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(fd, $0.baseAddress, $0.count) }
+        if count < 0 {
+            if errno == EINTR { continue }
+            return nil
+        }
+        if count == 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(jqDecoding: bytes[...])
+}

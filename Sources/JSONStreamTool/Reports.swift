@@ -6,6 +6,7 @@ import Darwin
 #endif
 import Foundation
 import JSONFilter
+import StreamingJSON
 
 /// Writes messages to stderr, unbuffered, each in one `write(2)`.
 struct Diagnostics {
@@ -217,4 +218,19 @@ extension JSONFilterError: ElementFailure {
         if case .string(let text) = value { return ": " + text }
         return " (not a string): " + message.dropLast(" (not a string)".count)
     }
+}
+
+/// Why a read or an open failed: `No such file or directory` for a `POSIXError`, not a dump.
+func reason(_ error: any Error) -> String {
+    if let posix = error as? POSIXError { return unsafe String(cString: strerror(posix.code.rawValue)) }
+    return describe(error)
+}
+
+/// An error's message, without the `DecodingError` wrapping around a syntax error.
+func describe(_ error: any Error) -> String {
+    if case DecodingError.dataCorrupted(let context) = error {
+        if let syntax = context.underlyingError as? JSONSyntaxError { return syntax.description }
+        return context.debugDescription
+    }
+    return "\(error)"
 }

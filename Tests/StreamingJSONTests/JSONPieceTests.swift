@@ -284,7 +284,7 @@ struct JSONPieceTests {
             let opened = try next.open(url, format: .auto)
             guard opened.file != nil else { continue }
             let frame = _PathLocator.opening(next.path).count - 1
-            return Int(opened.origin.byteOffset) + frame
+            return Int(opened.layout.origin.byteOffset) + frame
         }
         return size
     }

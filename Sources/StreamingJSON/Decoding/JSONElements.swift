@@ -36,8 +36,8 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     /// The same iterator serves `for try await` and synchronous pulls.
     public typealias AsyncIterator = Iterator
 
-    /// Opens the source; returns it with its size when known.
-    private let openSource: () throws -> (any _ByteSource, Int?)
+    /// Opens the input for one iteration.
+    private let open: () throws -> _OpenedInput
     private let options: _DecodingOptions
     private let path: [String]
     private let format: JSONStreamFormat
@@ -46,8 +46,6 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     /// Makes the decoder of pieces on several threads, for `Sendable`
     /// elements (`_PieceDecoder.swift`); it returns nil for an input not for pieces.
     private let decodingPieces: PiecesFactory?
-    /// Opens one piece of a plan instead (`JSONPiece+Reading.swift`).
-    private let openPiece: (() throws -> _OpenedPiece)?
 
     typealias PiecesFactory = (any _ByteSource, Int?, JSONStreamFormat, [String], _DecodingOptions)
         -> (any _PieceDecoding)?
@@ -55,44 +53,30 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
     init(options: _DecodingOptions, path: [String], format: JSONStreamFormat,
          decodingAhead: ((_DecodingOptions) -> any _DecodingAhead)? = nil,
          decodingPieces: PiecesFactory? = nil,
-         openSource: @escaping () throws -> (any _ByteSource, Int?)) {
+         open: @escaping () throws -> _OpenedInput) {
         self.options = options
         self.path = path
         self.format = format
         self.decodingAhead = decodingAhead
         self.decodingPieces = decodingPieces
-        self.openSource = openSource
-        self.openPiece = nil
+        self.open = open
     }
 
-    /// The elements of one piece of a plan.
-    init(options: _DecodingOptions, path: [String], format: JSONStreamFormat,
-         openPiece: @escaping () throws -> _OpenedPiece) {
-        self.options = options
-        self.path = path
-        self.format = format
-        self.decodingAhead = nil
-        self.decodingPieces = nil
-        self.openSource = { throw JSONPieceError("A piece is opened as a piece") }
-        self.openPiece = openPiece
-    }
-
-    /// Opens the source (or the piece) and the container that reads it.
+    /// Opens the input and the container that reads it: a whole input in
+    /// the sequence's format, or a piece of a plan as it says.
     fileprivate func openContainer() throws -> _IncrementalUnkeyedContainer {
-        if let openPiece {
-            let piece = try openPiece()
-            let stream = _ElementStream(source: piece.source, mode: piece.mode, path: piece.path,
-                                        limits: options.limits, origin: piece.origin)
-            stream.keepsPreviousElement = false
-            return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
-                                                shelvesContainers: true, pathIndexBase: piece.firstIndex ?? 0)
+        let input = try open()
+        let stream: _ElementStream
+        if let piece = input.piece {
+            stream = _ElementStream(source: input.source, mode: piece.mode, path: piece.path, limits: options.limits,
+                                    origin: piece.origin)
+        } else {
+            stream = options.makeStream(source: input.source, size: input.size, mode: format.streamMode(path: path),
+                                        path: path, decodingAhead: decodingAhead?(options))
         }
-        let (source, size) = try openSource()
-        let stream = options.makeStream(source: source, size: size, mode: format.streamMode(path: path), path: path,
-                                        decodingAhead: decodingAhead?(options))
         stream.keepsPreviousElement = false  // nothing here looks back
         return _IncrementalUnkeyedContainer(decoder: _TapeDecoder(stream: stream, options: options), path: .root,
-                                            shelvesContainers: true)
+                                            shelvesContainers: true, pathIndexBase: input.piece?.firstIndex ?? 0)
     }
 
     /// A new pass over the elements. The source is opened at the first `next()`,
@@ -204,8 +188,8 @@ public struct JSONElements<T: Decodable>: AsyncSequence {
         private mutating func startPieces() -> Bool {
             guard let factory = elements.decodingPieces,
                   elements.options.pieceThreads(path: elements.path, format: elements.format) != nil,
-                  let (source, size) = try? elements.openSource() else { return false }
-            pieces = factory(source, size, elements.format, elements.path, elements.options)
+                  let input = try? elements.open() else { return false }
+            pieces = factory(input.source, input.size, elements.format, elements.path, elements.options)
             return pieces != nil
         }
 
@@ -272,7 +256,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from data: Data, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format, openSource: Self.source(data))
+        JSONElements(options: options, path: path, format: format, open: Self.source(data))
     }
 
     /// The elements of a file, read through one reused 64 KiB buffer.
@@ -300,7 +284,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format, openSource: Self.source(contentsOf: url))
+        JSONElements(options: options, path: path, format: format, open: Self.source(contentsOf: url))
     }
 
     /// The elements arriving on a file handle (a file, a pipe, stdin), each
@@ -324,7 +308,7 @@ extension StreamingJSONDecoder {
     ///   - format: The shape of the stream; see ``JSONStreamFormat``.
     public func elements<T: Decodable>(of type: T.Type, from handle: FileHandle, at path: [String] = [],
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: path, format: format) { (_FileDescriptorSource(handle: handle), nil) }
+        JSONElements(options: options, path: path, format: format) { _OpenedInput(source: _FileDescriptorSource(handle: handle)) }
     }
 }
 
@@ -343,7 +327,7 @@ extension StreamingJSONDecoder {
     public func elements<T: Decodable & Sendable>(of type: T.Type, from data: Data, at path: [String] = [],
                                                   format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format, decodingAhead: { _AheadDecoder<T>(options: $0) },
-                     decodingPieces: Self.pieces(T.self), openSource: Self.source(data))
+                     decodingPieces: Self.pieces(T.self), open: Self.source(data))
     }
 
     /// ``elements(of:contentsOf:at:format:)`` for a `Sendable` type: a large
@@ -352,7 +336,7 @@ extension StreamingJSONDecoder {
     public func elements<T: Decodable & Sendable>(of type: T.Type, contentsOf url: URL, at path: [String] = [],
                                                   format: JSONStreamFormat = .auto) -> JSONElements<T> {
         JSONElements(options: options, path: path, format: format, decodingAhead: { _AheadDecoder<T>(options: $0) },
-                     decodingPieces: Self.pieces(T.self), openSource: Self.source(contentsOf: url))
+                     decodingPieces: Self.pieces(T.self), open: Self.source(contentsOf: url))
     }
 
     /// Makes the decoder of pieces on several threads (`_PieceDecoder.swift`).
@@ -363,15 +347,24 @@ extension StreamingJSONDecoder {
     }
 
     /// Opens `data` for an iteration, with its size.
-    private static func source(_ data: Data) -> () throws -> (any _ByteSource, Int?) {
-        { (_DataSource(data), data.count) }
+    private static func source(_ data: Data) -> () throws -> _OpenedInput {
+        { _OpenedInput(source: _DataSource(data), size: data.count) }
     }
 
     /// Opens the file for an iteration (throwing `CocoaError` if it cannot), with its size.
-    private static func source(contentsOf url: URL) -> () throws -> (any _ByteSource, Int?) {
+    private static func source(contentsOf url: URL) -> () throws -> _OpenedInput {
         {
             let source = try _FileDescriptorSource(url: url)
-            return (source, source.size)
+            return _OpenedInput(source: source, size: source.size)
         }
     }
+}
+
+/// An input opened for one iteration of `JSONElements`.
+struct _OpenedInput {
+    let source: any _ByteSource
+    /// Its size in bytes, when known.
+    var size: Int?
+    /// Set for a piece of a plan (`JSONPiece+Reading.swift`): how its bytes are read.
+    var piece: _PieceLayout?
 }

@@ -2,16 +2,30 @@
 internal import CJSONTape
 import Foundation
 
-/// A piece opened for reading: its framed bytes and where they sit in the file.
-struct _OpenedPiece {
-    let source: any _ByteSource
+/// How a piece's framed bytes are read: the parser mode and path, where the
+/// bytes sit in the file, and the index of its first element in the whole
+/// stream when known (an array's; a JSON Lines value's only in the first piece).
+struct _PieceLayout {
     let mode: _StreamMode?
     let path: [String]
     let origin: _InputOrigin
-    /// The index of the piece's first element in the whole stream, when known.
     let firstIndex: Int?
-    /// The file, for what was read (tests).
+}
+
+/// A piece opened for reading, with the file it reads (for what it read, in tests).
+struct _OpenedPiece {
+    let input: _OpenedInput
     let file: _PieceFile?
+
+    init(source: any _ByteSource, mode: _StreamMode?, path: [String], origin: _InputOrigin, firstIndex: Int?,
+         file: _PieceFile?) {
+        input = _OpenedInput(source: source, piece: _PieceLayout(mode: mode, path: path, origin: origin,
+                                                                firstIndex: firstIndex))
+        self.file = file
+    }
+
+    var source: any _ByteSource { input.source }
+    var layout: _PieceLayout { input.piece! }
 }
 
 extension JSONPiece {
@@ -139,10 +153,11 @@ extension _ValueReader {
     package convenience init(piece: JSONPiece, contentsOfFile path: String, format: JSONStreamFormat,
                              limits: _ParserLimits, projection: _Projection?) throws {
         let opened = try piece.open(URL(fileURLWithPath: path), format: format)
-        self.init(source: opened.source, mode: opened.mode, path: opened.path, origin: opened.origin,
-                  limits: limits, projection: projection, firstIndex: opened.firstIndex ?? 0)
-        knowsElementIndexes = opened.firstIndex != nil
-        bytesBefore = opened.origin.byteOffset
+        let layout = opened.layout
+        self.init(source: opened.source, mode: layout.mode, path: layout.path, origin: layout.origin,
+                  limits: limits, projection: projection, firstIndex: layout.firstIndex ?? 0)
+        knowsElementIndexes = layout.firstIndex != nil
+        bytesBefore = layout.origin.byteOffset
     }
 }
 
@@ -172,6 +187,6 @@ extension StreamingJSONDecoder {
     ///   ``JSONPieceError`` for a piece not ready or a file that changed.
     public func elements<T: Decodable>(of type: T.Type, contentsOf url: URL, piece: JSONPiece,
                                        format: JSONStreamFormat = .auto) -> JSONElements<T> {
-        JSONElements(options: options, path: piece.path, format: format) { try piece.open(url, format: format) }
+        JSONElements(options: options, path: piece.path, format: format) { try piece.open(url, format: format).input }
     }
 }

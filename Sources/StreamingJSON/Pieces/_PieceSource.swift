@@ -170,19 +170,23 @@ enum _PieceBounds {
         var after = comma + 1
         var next: UInt8?
         while next == nil && after < file.size {
-            let bytes = try file.bytes(after..<min(file.size, after + 16))
+            let bytes = try file.bytes(after..<min(file.size, after + 32))
             if let index = bytes.firstIndex(where: { !_isJSONWhitespace($0) }) { next = bytes[index] }
             after += bytes.count
         }
         guard let next, _PieceSplitter.beginsValue(next) else { return false }
         var before = comma
         while before > 0 {
-            let bytes = try file.bytes(max(0, before - 16)..<before)
-            if let index = bytes.lastIndex(where: { !_isJSONWhitespace($0) }) {
-                // The value's last byte, with a literal's four bytes before it.
+            var bytes = try file.bytes(max(0, before - 32)..<before)
+            if var index = bytes.lastIndex(where: { !_isJSONWhitespace($0) }) {
+                // The value's last byte, with a literal's four bytes before it
+                // (read again only when the chunk starts too close to it).
                 let end = before - bytes.count + index
-                let window = try file.bytes(max(0, end - 4)..<(end + 1))
-                return unsafe window.withUnsafeBytes { unsafe _PieceSplitter.endsValue($0, at: window.count - 1) }
+                if index < 4 && end > index {
+                    bytes = try file.bytes(max(0, end - 4)..<(end + 1))
+                    index = bytes.count - 1
+                }
+                return unsafe bytes.withUnsafeBytes { unsafe _PieceSplitter.endsValue($0, at: index) }
             }
             before -= bytes.count
         }
