@@ -334,8 +334,9 @@ final class JSONStreamRun {
                 try runStreamIdiom(streamIdiom)
             } else if options.nullInput {
                 exitRule.beginUnit()
-                // `-n -s`: the one input is every value slurped (jq's reader).
-                if options.slurp { context.nextInput = slurpedOnce() }
+                // `--jq -n -s`: the one input is every value slurped (jq's reader);
+                // element-wise, `inputs` is the stream's elements, one at a time.
+                if options.slurp && options.jqMode { context.nextInput = slurpedOnce() }
                 _ = try apply(to: .null, at: nil)
             } else if let slurpPlan {
                 try streamSlurp(slurpPlan)
