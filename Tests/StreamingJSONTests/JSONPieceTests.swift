@@ -176,6 +176,43 @@ struct JSONPieceTests {
         }
     }
 
+    @Test("A piece holds the elements whose first byte lies in its range, whitespace or not before them",
+          arguments: ["array", "pretty", "lines"])
+    func elementsByFirstByte(_ layout: String) throws {
+        let directory = try TemporaryDirectory()
+        var random = XorShift(seed: 0xF1257)
+        // Records with an id, and where each begins.
+        var text = layout == "lines" ? "" : "[", starts: [Int] = []
+        for id in 0..<300 {
+            if id > 0 { text += layout == "lines" ? "\n" + String(repeating: "\n", count: random.below(2)) : "," }
+            if layout == "pretty" { text += "\n" + String(repeating: " ", count: random.below(4)) }
+            starts.append(text.utf8.count)
+            text += #"{"id":\#(id),"s":"},{\"[,"}"#
+        }
+        text += layout == "lines" ? "\n" : "\n]"
+        let url = URL(fileURLWithPath: try directory.file("ids.json", text))
+        // Range ends just before, at and just after each kind of place around an element's start.
+        let candidates = starts.flatMap { [$0 - 2, $0 - 1, $0, $0 + 1] }.filter { $0 > 0 && $0 < text.utf8.count }
+        for _ in 0..<20 {
+            var ends = Set<Int>()
+            while ends.count < 12 { ends.insert(candidates[random.below(candidates.count)]) }
+            let pieces = try Self.plan(url, ends: ends.sorted() + [text.utf8.count], path: [])
+            var seen: [Int] = []
+            for piece in pieces {
+                var iterator = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: url, piece: piece)
+                    .makeIterator()
+                while let element = try iterator.next() {
+                    guard case .object(let object) = element, case .number(let id)? = object["id"],
+                          let index = id.int else { continue }
+                    seen.append(index)
+                    #expect(piece.byteRange.contains(starts[index]),
+                            "\(layout): element \(index) begins at \(starts[index]), read by \(piece)")
+                }
+            }
+            #expect(seen == Array(0..<300))
+        }
+    }
+
     // MARK: Errors
 
     @Test("A syntax error in a piece keeps its line, column, byte and element index")

@@ -60,18 +60,28 @@ extension JSONPiece {
     private func openLines(_ file: _PieceFile, entry: _PieceEntry) throws -> _OpenedPiece {
         var scan = sj_cut_scan(depth: Int64(entry.depth), in_string: entry.inString ? 1 : 0,
                                escaped: entry.escaped ? 1 : 0, newlines: 0, floor: .min, closed: 0)
-        guard index > 0 else {
-            let source = _PieceSource(file: file, start: 0, rangeEnd: byteRange.upperBound, scan: scan, shape: shape,
-                                      frame: ([], []))
+        let before = index == 0 ? nil : try delimiter(before: byteRange.lowerBound, state: entry, in: file)
+        let stop = try endBefore(in: file).map { $0 + 1 }  // the line break stays with its line
+        if index == 0 || before?.offset == -1 {
+            guard (stop ?? 1) > 0 else { return Self.emptyPiece }
+            let source = _PieceSource(file: file, start: 0, rangeEnd: byteRange.upperBound, stop: stop, scan: scan,
+                                      shape: shape, frame: ([], []))
             return _OpenedPiece(source: source, mode: .lines, path: [], origin: .start, firstIndex: 0, file: file)
         }
-        guard let (delimiter, origin, held) = try firstDelimiter(file, entry: entry, scan: &scan) else {
+        let delimiter: Int, linesBefore: Int, held: [UInt8]
+        if let before {
+            (delimiter, linesBefore, held) = (before.offset, entry.newlines - before.newlines, [])
+            scan = sj_cut_scan(depth: 0, in_string: 0, escaped: 0, newlines: 0, floor: .min, closed: 0)
+        } else if let found = try firstDelimiter(file, entry: entry, scan: &scan) {
+            (delimiter, linesBefore, held) = (found.0, found.1.linesBefore, found.2)
+        } else {
             return Self.emptyPiece
         }
-        let after = _InputOrigin(byteOffset: UInt64(delimiter + 1), linesBefore: origin.linesBefore + 1,
+        guard (stop ?? .max) > delimiter + 1 else { return Self.emptyPiece }
+        let after = _InputOrigin(byteOffset: UInt64(delimiter + 1), linesBefore: linesBefore + 1,
                                  lastNewline: UInt64(delimiter))
         let source = _PieceSource(file: file, start: delimiter + 1, held: held, rangeEnd: byteRange.upperBound,
-                                  scan: scan, shape: shape, frame: ([], []))
+                                  stop: stop, scan: scan, shape: shape, frame: ([], []))
         return _OpenedPiece(source: source, mode: .lines, path: [], origin: after, firstIndex: nil, file: file)
     }
 
@@ -84,26 +94,40 @@ extension JSONPiece {
         let closing = [UInt8(ascii: isObject ? "}" : "]")] + Array(repeating: UInt8(ascii: "}"), count: path.count)
         var scan = sj_cut_scan(depth: 1 + Int64(entry.depth), in_string: entry.inString ? 1 : 0,
                                escaped: entry.escaped ? 1 : 0, newlines: 0, floor: 1, closed: 0)
+        let bracketOrigin = _InputOrigin(byteOffset: UInt64(header.bracket), linesBefore: header.newlines,
+                                         lastNewline: header.lastNewline.map(UInt64.init))
         let delimiter: Int, before: _InputOrigin
-        var held: [UInt8] = []
+        var held: [UInt8] = [], firstIndex = entry.firstIndex
         if byteRange.contains(header.bracket) {
-            delimiter = header.bracket
-            before = _InputOrigin(byteOffset: UInt64(delimiter), linesBefore: header.newlines,
-                                  lastNewline: header.lastNewline.map(UInt64.init))
+            (delimiter, before) = (header.bracket, bracketOrigin)
+        } else if let found = try self.delimiter(before: byteRange.lowerBound, state: entry, in: file) {
+            // The first element began after a delimiter in the range before.
+            delimiter = found.offset
+            scan = sj_cut_scan(depth: 1, in_string: 0, escaped: 0, newlines: 0, floor: 1, closed: 0)
+            if delimiter == header.bracket {
+                (before, firstIndex) = (bracketOrigin, 0)
+            } else {
+                // (The last line break before the delimiter matters only for the whitespace after it.)
+                before = _InputOrigin(byteOffset: UInt64(delimiter), linesBefore: entry.newlines - found.newlines,
+                                      lastNewline: found.newlines == 0 ? entry.lastNewline.map(UInt64.init) : nil)
+                firstIndex = entry.firstIndex.map { $0 - 1 }
+            }
         } else {
             guard let found = try firstDelimiter(file, entry: entry, scan: &scan) else { return Self.emptyPiece }
             (delimiter, before, held) = found
         }
+        let stop = try endBefore(in: file)
+        guard (stop ?? .max) > delimiter else { return Self.emptyPiece }
         // The frame's `[` stands at the delimiter's offset, the path's objects before it.
         var origin = before
         origin.byteOffset -= UInt64(opening.count - 1)
         let source = _PieceSource(file: file, start: delimiter + 1, held: held, rangeEnd: byteRange.upperBound,
-                                  scan: scan, shape: shape, frame: (opening, closing))
+                                  stop: stop, scan: scan, shape: shape, frame: (opening, closing))
         // An object's values are read as the whole file's are: as members,
         // or following the document along the path (`jsonstream --path`).
         let mode: _StreamMode = isObject ? (format == .objectValues ? .members : .roots) : .array
         return _OpenedPiece(source: source, mode: mode, path: path, origin: origin,
-                            firstIndex: entry.firstIndex, file: file)
+                            firstIndex: firstIndex, file: file)
     }
 
     /// The first delimiter in the range, from its start in `entry`'s state:

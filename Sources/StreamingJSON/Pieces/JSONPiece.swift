@@ -5,13 +5,12 @@ import Foundation
 /// or machine can read its elements on its own.
 ///
 /// A plan cuts a file — a root array, the array at a key path, an object's
-/// member values (`.objectValues`), or JSON Lines — into `count` byte ranges. A piece holds the elements whose
-/// delimiter lies in its range: the comma before an element (the opening
-/// bracket for an array's first), or the line break before a JSON Lines
-/// value (the input's start for the first). Every element belongs to exactly
-/// one piece, and the pieces' elements, taken in order, are the file's, for
-/// any ranges: a range may start inside a string or a number, lie inside one
-/// element, or hold no delimiter at all (its piece is empty).
+/// member values (`.objectValues`), or JSON Lines — into `count` byte
+/// ranges. A piece holds the elements whose first byte lies in its range.
+/// Every element belongs to exactly one piece, and the pieces' elements,
+/// taken in order, are the file's, for any ranges: a range may start inside
+/// a string or a number, lie inside one element, or hold no element's start
+/// at all (its piece is empty).
 ///
 /// Where a range starts inside a string cannot be told from its bytes, so a
 /// plan is made in three steps, each cheap to hand to another machine
@@ -42,7 +41,7 @@ public struct JSONPiece: Sendable, Hashable, Codable, CustomStringConvertible {
     public let index: Int
     /// How many pieces the plan has.
     public let count: Int
-    /// The bytes of the file whose delimiters this piece holds.
+    /// The bytes of the file where this piece's elements begin.
     public let byteRange: Range<Int>
     /// The file's size when it was planned; reading a piece of a file of
     /// another size throws.

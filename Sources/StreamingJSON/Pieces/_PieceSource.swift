@@ -4,10 +4,12 @@ import Foundation
 
 // Reading one piece of a plan.
 //
-// The piece's first delimiter is found by a scan from its range's start, in
-// the state the plan worked out for it; its elements are then read from
-// just after that delimiter, up to the first delimiter at or after the
-// range's end, which the scan finds as the bytes go by. An array's piece is
+// The delimiter before the piece's first element is found by a scan from
+// its range's start, in the state the plan worked out for it (or, with only
+// whitespace between, just before the range: `JSONPiece+Boundaries.swift`);
+// its elements are then read from just after that delimiter, up to the one
+// before the first element that begins past the range, which the scan finds
+// as the bytes go by. An array's piece is
 // framed as the in-process splitter frames its pieces (`_PieceSplitter`):
 // the delimiter becomes `[` after the path's objects opened, the one at the
 // end `]` before them closed, so that one parser reads the piece as a whole
@@ -50,10 +52,11 @@ final class _PieceSource: _ByteSource {
 
     /// The source for a piece whose bytes begin at `start`, just after its
     /// delimiter, where the scan stands in `scan`; `held`: the file's bytes
-    /// from `start` read already. The frame's opening is handed out first,
-    /// its closing in place of the delimiter that ends the piece.
-    init(file: _PieceFile, start: Int, held: [UInt8] = [], rangeEnd: Int, scan: sj_cut_scan, shape: _PieceShape,
-         frame: (opening: [UInt8], closing: [UInt8])) {
+    /// from `start` read already; `stop`: where they end, when known. The
+    /// frame's opening is handed out first, its closing in place of the
+    /// delimiter that ends the piece.
+    init(file: _PieceFile, start: Int, held: [UInt8] = [], rangeEnd: Int, stop: Int? = nil, scan: sj_cut_scan,
+         shape: _PieceShape, frame: (opening: [UInt8], closing: [UInt8])) {
         self.file = file
         self.held = held
         self.heldEnd = start + held.count
@@ -63,6 +66,9 @@ final class _PieceSource: _ByteSource {
         self.shape = shape
         self.prefix = frame.opening
         closing = frame.closing
+        // An end known already (`JSONPiece.endBefore`): a comma there stands as the closing frame.
+        self.stop = stop
+        if stop != nil, shape != .lines { suffix = closing }
     }
 
     /// The most read at once past the range's end.
