@@ -71,6 +71,17 @@ import Testing
         // JSON Lines ["<F0 9B BF>] fed in pieces of 1 and 2 bytes: the string held
         // back at the end of the input was reported as truncated, not as invalid UTF-8.
         "held-string-invalid-utf8-at-end": [#"error syntax error at 5:1:6 Invalid UTF-8 in string: unexpected ']'"#],
+        // A damaged array ending `]<0x0B>` (yajl takes a raw vertical tab for
+        // whitespace, the stream does not): the search after the error bore out
+        // the bracket as a stray one, where the stream failed again, for ever.
+        "array-vertical-tab-after-its-end-bytewise": [
+            "element 3", "element -1.5", "element 0", "element 10",
+            "error syntax error at 15:1:16 Unexpected character byte 0xD5",
+            #"element "  padeed  ""#, #"element "a,b,c""#, #"element "123""#, #"element "-7.5""#,
+            #"element "ümlaut""#,
+            "error syntax error at 365:1:366 Invalid UTF-8 in string: unexpected byte 0x93",
+            #"element "foo_bar_baz""#, #"element "1023-01-15""#, #"element "helqo world hello""#,
+            "error syntax error at 444:1:445 Unexpected character U+000B"],
         "grammar-error-at-a-string-token": [
             #"error syntax error at 10:2:9 Unexpected character '"' (expected ',' or '}')"#],
     ]
@@ -213,6 +224,29 @@ import Testing
         let error = #expect(throws: DecodingError.self) { try feed.finish() }
         #expect(error.flatMap { syntaxError(of: $0) }?.byteOffset == 5)
         #expect(throws: DecodingError.self) { try feed.finish() }  // and again
+    }
+
+    /// After an array's end, a raw form feed or vertical tab: the search for
+    /// the next element took the closing bracket for a stray one (its trial
+    /// parse, yajl's, read on through the byte the stream stops at) and went
+    /// on there, to fail at the same byte again: a stream that never ended.
+    @Test func aRawVerticalTabAfterAnArrayEndsTheStream() throws {
+        for (text, expected, offset) in [("[1]\u{0B}", [1], 3), ("[1, 2]\n\u{0C}", [1, 2], 7), ("[1, 2, 3] \u{0B}", [1, 2, 3], 10)] {
+            var iterator = StreamingJSONDecoder().elements(of: Int.self, from: Data(text.utf8)).makeIterator()
+            var values: [Int] = []
+            var offsets: [Int] = []
+            for _ in 0..<8 {  // a bounded number of calls: the bug was a stream without end
+                do {
+                    guard let value = try iterator.next() else { break }
+                    values.append(value)
+                } catch {
+                    offsets.append(syntaxError(of: error)?.byteOffset ?? -1)
+                    if (syntaxError(of: error)?.endsStream ?? true) { break }
+                }
+            }
+            #expect(values == expected, "\(text.debugDescription)")
+            #expect(offsets.last == offset, "\(text.debugDescription): \(offsets)")
+        }
     }
 
     /// A string that yajl unescaped or that spanned chunks was placed past

@@ -102,8 +102,9 @@ extension _ElementStream {
         var search = _ResumeSearch(bytes: bytes, base: gatheredBase, errorOffset: targetClosed ? boundary : errorOffset,
                                    scanStart: boundary >= gatheredBase ? (boundary, depth) : nil, lastString: nil)
         if !targetClosed { search.lastString = lastString(in: search, boundary: boundary) }
-        // Failed again where it resumed: that place is no place to go on.
-        if let resumedAt, errorOffset <= resumedAt { search.notBefore = resumedAt }
+        // Failed again where it resumed, or at the error it resumed after:
+        // that place is no place to go on.
+        if let resumedAt, errorOffset <= resumedAt || errorOffset == resumedAfterError { search.notBefore = resumedAt }
         // How large elements are: this one so far. (Not those before it: a
         // stream read again from a piece of the input must decide as one
         // read from the start does.)
@@ -187,6 +188,7 @@ extension _ElementStream {
                 unsafe pendingErrors.append((elementsCompleted, decodingError(error, element: error.elementIndex)))
                 restartInside(at: offset, opening: current.opening)
                 resumedAt = offset
+                resumedAfterError = current.search.errorOffset
                 let bytes = current.search.bytes
                 unsafe bytes.withUnsafeBytes { unsafe parseBody($0, from: Int(offset - current.search.base),
                                                                 base: current.search.base) }
@@ -224,13 +226,18 @@ extension _ElementStream {
                               atEnd: Bool, windowFull: Bool) -> _ResumeVerdict {
         let trial = _TapeParser(mode: .array, path: path, limits: limits)
         guard trial.reenter(opening: opening, endingAt: max(offset, UInt64(opening.count))).isOK else { return .fails }
+        // The stream stops at a raw form feed or vertical tab, which yajl
+        // takes for whitespace (`parseSpan`): so does the trial, or it would
+        // bear out a place the stream fails at again, for ever.
+        let rawSpace = search.firstFormFeedOrVerticalTab(from: offset)
         var outcome = unsafe search.bytes.withUnsafeBytes {
-            unsafe trial.parse(UnsafeRawBufferPointer(rebasing: $0[Int(offset - search.base)...]), base: offset)
+            unsafe trial.parse(UnsafeRawBufferPointer(rebasing: $0[Int(offset - search.base)..<Int((rawSpace ?? search.end) - search.base)]),
+                               base: offset)
         }
-        if outcome.isOK && atEnd { outcome = trial.complete(end: search.end) }
+        if outcome.isOK && atEnd && rawSpace == nil { outcome = trial.complete(end: search.end) }
         var failedAt: UInt64?
         switch outcome {
-        case .ok: break
+        case .ok: failedAt = rawSpace
         case .stopped(_, let position, _): failedAt = position
         case .invalid(_, _, let boundary): failedAt = boundary.offset
         }

@@ -177,8 +177,10 @@ import Foundation
     /// Array elements lost to syntax errors so far (parsing side): an
     /// error's element index counts them.
     var elementsLost = 0
-    /// Where the array last went on after a syntax error.
+    /// Where the array last went on after a syntax error, and where that
+    /// error was.
     var resumedAt: UInt64?
+    var resumedAfterError: UInt64?
     /// Reading side: the ordinals of the elements after lost ones whose
     /// errors were thrown, not yet passed by `lostElements(before:)`.
     var lostOrdinals: [Int] = []

@@ -256,6 +256,13 @@ struct _ResumeSearch {
         return nil
     }
 
+    /// The first raw form feed or vertical tab at or after `offset` in the
+    /// bytes gathered.
+    func firstFormFeedOrVerticalTab(from offset: UInt64) -> UInt64? {
+        let start = Int(max(offset, base) - base)
+        return bytes[start...].firstIndex { $0 == 0x0B || $0 == 0x0C }.map { base + UInt64($0) }
+    }
+
     /// The first byte after `offset` that is not whitespace, or the end of
     /// the bytes gathered (a parse from there then needs more).
     func firstNonWhitespace(after offset: UInt64) -> UInt64? {
