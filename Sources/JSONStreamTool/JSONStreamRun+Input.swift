@@ -42,9 +42,10 @@ struct InputElement {
     let isInArray: Bool
 
     var location: JSONStreamRun.ElementLocation {
-        guard knownLocation.line == nil, let position = reader?.elementPosition() else { return knownLocation }
+        guard knownLocation.line == nil, let reader, let position = reader.elementPosition() else { return knownLocation }
         var location = knownLocation
         (location.line, location.column) = (position.line, position.column)
+        location.jqLine = reader.elementEndLine()
         return location
     }
 
@@ -287,7 +288,7 @@ extension JSONStreamRun {
                 if readsFurtherInputs {
                     // The reader moves on while the filter reads: the position is taken now.
                     element = element.locatedNow
-                    context.inputLineNumber = element.knownLocation.line ?? 0
+                    context.inputLineNumber = element.knownLocation.jqLine ?? element.knownLocation.line ?? 0
                 }
                 return element
 
@@ -344,6 +345,7 @@ extension JSONStreamRun {
     /// when the input ends there.
     @discardableResult
     func handleReadProblem(_ event: _ValueReader.Event, index: Int, isArray: Bool) -> Bool {
+        reportHeldJQFailure()  // (its input ends here, or is read no further)
         let skips = options.errorPolicy == .skip
         let name = inputs.name
         switch event {
@@ -460,10 +462,17 @@ extension JSONStreamRun {
             }
         } catch {
             inputUnreadable = true
-            say("jsonstream: error: Could not open \(file): \(reason(error))")
+            say(couldNotOpen(file, reason(error)))
             return
         }
         begin(named: name)
+    }
+
+    /// The message for an input file that cannot be read: jq 1.8.2's with `--jq`.
+    func couldNotOpen(_ file: String, _ reason: String) -> String {
+        guard options.jqMode else { return "jsonstream: error: Could not open \(file): \(reason)" }
+        // jq opens a directory, then fails to read it, with no file name.
+        return reason == "Is a directory" ? "jq: error: \(reason)" : "jq: error: Could not open file \(file): \(reason)"
     }
 
     /// `--piece`'s piece; nil without it. (The first piece of a plan that

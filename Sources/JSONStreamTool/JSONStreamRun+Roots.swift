@@ -24,6 +24,7 @@ extension JSONStreamRun {
         if plan.strategy == .inParts { return try readRootsInParts(plan) }
         if let workers = parallelWorkers() { try readRootArraysInParallel(workers, plan) }
         while try readRoot(plan, beginsUnit: true) != nil {}
+        reportHeldJQFailure()  // (the array's end never came)
     }
 
     /// `.[] | F` on files whose one value is a large array: each file cut
@@ -167,7 +168,7 @@ extension JSONStreamRun {
                                     onOneThread: runsOnOneThread, beforeBlockingRead: flush)
         } catch {
             inputUnreadable = true
-            say("jsonstream: error: Could not open \(file): \(reason(error))")
+            say(couldNotOpen(file, reason(error)))
             return nil
         }
     }
@@ -201,6 +202,7 @@ extension JSONStreamRun {
             }
         }
         defer { context.nextStreamedElement = nil }
+        holdsJQFailure = options.jqMode  // until the root's end (`nextRootItem`)
         let succeeded: Bool
         do {
             succeeded = try apply(to: .null, at: { let last = current?.location; return last?.line == nil ? first : last }(),
@@ -231,6 +233,7 @@ extension JSONStreamRun {
     /// runtime error on, the rest of the target is passed over, as in jq.
     private func streamEachElement(_ each: EachElement) throws -> Bool {
         if case .filtered = each.output {} else { inputs.reader?.buildsValues = false }
+        holdsJQFailure = options.jqMode  // until the root's end (`nextRootItem`)
         defer { inputs.reader?.buildsValues = true }
         var succeeded = true
         while true {
@@ -313,6 +316,7 @@ extension JSONStreamRun {
             if let error = deferredOutputError { throw error }
             switch event {
             case .mark(let mark):
+                if mark == .rootEnd { reportHeldJQFailure() }  // jq's line for it is known now
                 return .mark(mark)
             case .value(let value):
                 return .element(rootElement(value, reader), key: nil)

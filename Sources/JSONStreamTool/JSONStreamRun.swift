@@ -114,7 +114,9 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
         source = text
     case .file(let path):
         guard let text = readTextFile(path) else {
-            diagnostics.print(unsafe "jsonstream: error: Could not open \(path): \(String(cString: strerror(errno)))")
+            let reason = unsafe String(cString: strerror(errno))
+            diagnostics.print(options.jqMode ? "jq: Could not open \(path): \(reason)"
+                                             : "jsonstream: error: Could not open \(path): \(reason)")
             return .failed(.usage)
         }
         source = text
@@ -132,7 +134,9 @@ private func compileFilter(_ options: JSONStreamOptions, diagnostics: Diagnostic
                                     programDirectory: programDirectory.map { $0.isEmpty ? "." : $0 })
         return .compiled(filter, arguments.args)
     } catch let error as JSONFilterError {
-        for line in compileErrorReport(error, source: source) { diagnostics.print(line) }
+        for line in compileErrorReport(error, source: source, tool: options.jqMode ? "jq" : "jsonstream") {
+            diagnostics.print(line)
+        }
         return .failed(.compile)
     } catch {
         diagnostics.print("jsonstream: error: \(error)")
@@ -151,19 +155,28 @@ private func filterArguments(_ options: JSONStreamOptions,
         do {
             arguments[name] = try StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         } catch {
-            diagnostics.print("jsonstream: error: --argjson \(name): invalid JSON text: \(describe(error))")
+            diagnostics.print(options.jqMode
+                ? "jq: invalid JSON text passed to --argjson\n" + jqUsageHint
+                : "jsonstream: error: --argjson \(name): invalid JSON text: \(describe(error))")
             return nil
         }
     }
     for (name, path) in options.rawFileArguments {
         guard let text = readTextFile(path) else {
             let reason = unsafe String(cString: strerror(errno))
-            diagnostics.print("jsonstream: error: --rawfile \(name): Could not open \(path): \(reason)")
+            diagnostics.print(options.jqMode ? "jq: Bad JSON in --rawfile \(name) \(path): Could not open \(path): \(reason)"
+                                             : "jsonstream: error: --rawfile \(name): Could not open \(path): \(reason)")
             return nil
         }
         arguments[name] = .string(text)
     }
     for (name, path) in options.slurpFileArguments {
+        if unsafe access(path, R_OK) != 0 {
+            let reason = unsafe String(cString: strerror(errno))
+            diagnostics.print(options.jqMode ? "jq: Bad JSON in --slurpfile \(name) \(path): Could not open \(path): \(reason)"
+                                             : "jsonstream: error: --slurpfile \(name): Could not open \(path): \(reason)")
+            return nil
+        }
         do {
             // Every value in the file, as jq's --slurpfile: a file holding one array gives [[…]].
             let values = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: URL(fileURLWithPath: path),
@@ -172,7 +185,8 @@ private func filterArguments(_ options: JSONStreamOptions,
             try values.forEach { array.append($0) }
             arguments[name] = .array(array)
         } catch {
-            diagnostics.print("jsonstream: error: --slurpfile \(name): \(path): \(describe(error))")
+            diagnostics.print(options.jqMode ? "jq: Bad JSON in --slurpfile \(name) \(path): \(describe(error))"
+                                             : "jsonstream: error: --slurpfile \(name): \(path): \(describe(error))")
             return nil
         }
     }
@@ -182,7 +196,8 @@ private func filterArguments(_ options: JSONStreamOptions,
         case .string(let text): positional.append(.string(text))
         case .json(let text):
             guard let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                diagnostics.print("jsonstream: error: invalid JSON text passed to --jsonargs: \(text)")
+                diagnostics.print(options.jqMode ? "jq: invalid JSON text passed to --jsonargs\n" + jqUsageHint
+                                                 : "jsonstream: error: invalid JSON text passed to --jsonargs: \(text)")
                 return nil
             }
             positional.append(value)
@@ -193,40 +208,6 @@ private func filterArguments(_ options: JSONStreamOptions,
     for (name, value) in arguments.sorted(by: { $0.key < $1.key }) where named[name] == nil { named[name] = value }
     let programArguments = JSONValue.object(JSONObject([("positional", .array(positional)), ("named", .object(named))]))
     return (arguments, programArguments)
-}
-
-/// The compile error's message as jq 1.8.2 writes it, then the filter's line
-/// with carets under the offending name (one caret for a syntax error).
-/// Like jq's, the line and column count bytes: `JSONFilterError.column`
-/// counts Unicode scalars from the start of the text.
-func compileErrorReport(_ error: JSONFilterError, source: String) -> [String] {
-    guard let column = error.column else { return ["jsonstream: error: \(error.message)", "jsonstream: 1 compile error"] }
-    var lineNumber = 1, lineStart = 0
-    let scalars = Array(source.unicodeScalars)
-    for (offset, scalar) in scalars.enumerated() where offset < column - 1 && scalar == "\n" {
-        lineNumber += 1
-        lineStart = offset + 1
-    }
-    let lineEnd = scalars[lineStart...].firstIndex(of: "\n") ?? scalars.count
-    let lineText = String(String.UnicodeScalarView(scalars[lineStart..<lineEnd]))
-    let before = String(String.UnicodeScalarView(scalars[lineStart..<min(max(lineStart, column - 1), lineEnd)]))
-    let byteColumn = before.utf8.count + 1
-    var report = ["jsonstream: error: \(error.message) at <top-level>, line \(lineNumber), column \(byteColumn):"]
-    if column - 1 <= scalars.count {
-        report.append("    " + lineText)
-        report.append("    " + String(repeating: " ", count: byteColumn - 1)
-                      + String(repeating: "^", count: undefinedNameLength(error.message) ?? 1))
-    }
-    report.append("jsonstream: 1 compile error")
-    return report
-}
-
-/// The length of the name in "foo/2 is not defined" or "$x is not defined",
-/// which jq underlines whole.
-private func undefinedNameLength(_ message: String) -> Int? {
-    guard message.hasSuffix(" is not defined"), let name = message.split(separator: " ").first else { return nil }
-    let bare = name.split(separator: "/").first ?? name
-    return bare.utf8.count
 }
 
 /// Ends the reading early without an error.
@@ -296,6 +277,12 @@ final class JSONStreamRun {
     var runtimeFailed = false
     /// The element-wise hint has been given.
     var hinted = false
+    /// `--jq`, while a target is streamed: jq names the line its input ends
+    /// on, known only then, so its runtime error (one at most: it stops
+    /// that input) waits for the root's end, or a read problem before it
+    /// (`reportHeldJQFailure`).
+    var holdsJQFailure = false
+    var heldJQFailure: String?
 
     init(options: JSONStreamOptions, filter: JSONFilter, streams: StandardStreams, diagnostics: Diagnostics) {
         self.options = options
@@ -505,11 +492,18 @@ final class JSONStreamRun {
         var column: Int? = nil
         /// `--jq`: the input is whole values; no element index is named.
         var namesElement = true
+        /// jq's line for it (`_ValueReader.elementEndLine()`), for `--jq`'s messages.
+        var jqLine: Int? = nil
 
         var description: String {
             var text = file
             if let line, let column { text += ":\(line):\(column)" }
             return namesElement ? text + ", element \(index)" : text
+        }
+
+        /// As jq 1.8.2 names the place of a runtime error: `FILE:LINE`.
+        var jqDescription: String {
+            "\(file):\(jqLine ?? line ?? 0)"
         }
     }
 
@@ -518,8 +512,18 @@ final class JSONStreamRun {
     /// `tail` follows the place: an `ElementFailure`'s `reportTail`.
     func elementFailed(_ tail: String, at location: ElementLocation?) {
         exitRule.runtimeError()
+        if options.jqMode {
+            // jq 1.8.2's words: `jq: error (at FILE:LINE): …`, `<unknown>` before any input.
+            runtimeFailed = true
+            if holdsJQFailure {
+                heldJQFailure = heldJQFailure ?? tail
+            } else {
+                say("jq: error (at \(location?.jqDescription ?? "<unknown>"))\(tail)")
+            }
+            return
+        }
         var location = location
-        if options.jqMode || inputs.reader?.knowsElementIndexes == false { location?.namesElement = false }
+        if inputs.reader?.knowsElementIndexes == false { location?.namesElement = false }
         let place = location.map { " (at \($0.description))" } ?? ""
         if options.errorPolicy == .skip {
             counters.skipped += 1
@@ -532,6 +536,16 @@ final class JSONStreamRun {
             hinted = true
             say(hint)
         }
+    }
+
+    /// `--jq`: the runtime error held while a target was streamed, now that
+    /// the reader has read the root's end, at the line jq names.
+    func reportHeldJQFailure() {
+        holdsJQFailure = false
+        guard let tail = heldJQFailure else { return }
+        heldJQFailure = nil
+        let line = inputs.reader?.elementEndLine().map(String.init) ?? "0"
+        say("jq: error (at \(inputs.name):\(line))\(tail)")
     }
 
     /// A jq command pasted as it is (`.[] | select(…)`) fails here because

@@ -150,8 +150,8 @@ struct ExitStatusTests {
         let lines = "{\"a\":1}\n{\"a\":2}\n"
         let jq = try await jsonstream(["--jq", "-c", "error({a})"], input: lines)
         #expect(jq.status == 5)
-        #expect(jq.stderr == "jsonstream: error (at <stdin>:1:1) (not a string): {\"a\":1}\n"
-                + "jsonstream: error (at <stdin>:2:1) (not a string): {\"a\":2}\n", "\(jq.stderr)")
+        #expect(jq.stderr == "jq: error (at <stdin>:1) (not a string): {\"a\":1}\n"
+                + "jq: error (at <stdin>:2) (not a string): {\"a\":2}\n", "\(jq.stderr)")
         // Element-wise, on one thread and in pieces (an array of a few MB, two
         // threads): the array stops at its first element.
         let directory = try TemporaryDirectory()

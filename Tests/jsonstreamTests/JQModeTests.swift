@@ -97,15 +97,15 @@ struct JQModeTests {
         #expect(copied.output == "[1,2", "a visibly cut copy, no closing bracket")
     }
 
-    @Test("A runtime error after a streamed target's end is placed at its first element, not left without a place")
+    @Test("A runtime error after a streamed target's end is placed where jq places it: the input's last line")
     func errorAfterTheStreamedEnd() async throws {
         // `.a` reads the whole streamed array, then fails on it: the reader has
-        // moved past every element by then.
+        // moved past every element by then. jq names the line its input ends on.
         let run = try await jsonstream(["--jq", "-c", "[.a[] | .b] | (join(\",\"), .a)"],
                                        input: "\n" + #"{"a": [{"b": "x"}, {"b": "y"}]}"# + "\n")
         #expect(run.status == 5)
         #expect(run.output == "\"x,y\"\n")
-        #expect(run.stderr == "jsonstream: error (at <stdin>:2:8): Cannot index array with string (\"a\")\n",
+        #expect(run.stderr == "jq: error (at <stdin>:2): Cannot index array with string (\"a\")\n",
                 "\(run.stderr)")
     }
 

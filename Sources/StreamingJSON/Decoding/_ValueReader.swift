@@ -407,6 +407,21 @@ import Foundation
         return (position.line, position.column, position.byteOffset)
     }
 
+    /// jq's line for the element (or mark, such as a target's end) last
+    /// returned (`input_line_number`, and its error messages'
+    /// `(at FILE:LINE)`): jq reads its input a line at a time and counts the
+    /// line breaks read, so this is the line the element ends on, or the one
+    /// before when no line break follows it there (the input's last line).
+    /// Nil when the element's end is no longer known.
+    package func elementEndLine() -> Int? {
+        guard unsafe ordinal > 0, let end = stream.elementEnd(unsafe ordinal - 1), end > 0 else { return nil }
+        let line = stream.position(of: end - 1).line
+        guard stream.reachedEndOfInput, stream.bytesRead > end else {
+            return stream.reachedEndOfInput ? line - 1 : line
+        }
+        return stream.position(of: stream.bytesRead).line == line ? line - 1 : line
+    }
+
     private func syntaxError(in error: any Error) -> JSONSyntaxError {
         if let decoding = error as? DecodingError, let syntax = Self.underlyingSyntaxError(decoding) {
             return syntax
