@@ -68,7 +68,7 @@ public struct JSONFilter: @unchecked Sendable {
                  includesHomeLibrary: Bool, programDirectory: String? = nil) throws {
         var parsed = try _Parser.parseProgram(source)
         // jq's own compile error, before any module is looked for.
-        guard parsed.hasQuery else { throw JSONFilterError(message: "Top-level program not given (try \".\")") }
+        guard parsed.hasQuery else { throw JSONFilterError(compileErrorWithoutPlace: "Top-level program not given (try \".\")") }
         if includesHomeLibrary, let home = _ModuleLoader.homeLibrary { parsed.imports.insert(home, at: 0) }
         root = parsed.filter
         let modules = _ModuleLoader(searchPaths: libraryPaths, programDirectory: programDirectory)

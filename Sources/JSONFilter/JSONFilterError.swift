@@ -22,16 +22,29 @@ public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
     /// The value `catch` receives.
     public let value: JSONValue
 
+    /// True for compile errors.
+    public let isCompileError: Bool
+
     /// An error with this message; a `column` makes it a compile error.
     public init(message: String, column: Int? = nil) {
         self.column = column
         self.value = .string(message)
+        self.isCompileError = column != nil
     }
 
     /// An error raised by `error(value)`.
     public init(value: JSONValue) {
         self.value = value
         self.column = nil
+        self.isCompileError = false
+    }
+
+    /// A compile error of the program as a whole, with no column to name
+    /// (jq's "Top-level program not given").
+    init(compileErrorWithoutPlace message: String) {
+        self.column = nil
+        self.value = .string(message)
+        self.isCompileError = true
     }
 
     /// What went wrong, in jq's words (`Cannot index number with string ("a")`);
@@ -42,9 +55,6 @@ public struct JSONFilterError: Error, CustomStringConvertible, Sendable {
         if case .string(let text) = value { return text }
         return "\(_jqText(value)) (not a string)"
     }
-
-    /// True for compile errors.
-    public var isCompileError: Bool { column != nil }
 
     /// The message, followed by `at column N` for a compile error.
     public var description: String {

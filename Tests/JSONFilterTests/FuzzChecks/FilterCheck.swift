@@ -82,9 +82,14 @@ public enum FilterCheck {
         do {
             filter = try JSONFilter(source)
         } catch let error as JSONFilterError {
-            try require(error.isCompileError, "a compile error without a column: \(error)")
-            try require(error.column! >= 1 && error.column! <= source.utf8.count + 1,
-                        "compile error column \(error.column!) outside the \(source.utf8.count)-byte program: \(error)")
+            try require(error.isCompileError, "compiling threw an error that is not a compile error: \(error)")
+            // Only a program with no query at all has no place to name.
+            guard let column = error.column else {
+                try require(error.message.hasPrefix("Top-level program not given"), "a compile error without a column: \(error)")
+                return .compileError(error)
+            }
+            try require(column >= 1 && column <= source.utf8.count + 1,
+                        "compile error column \(column) outside the \(source.utf8.count)-byte program: \(error)")
             return .compileError(error)
         } catch {
             throw Violation("compiling threw a non-JSONFilterError: \(error)")
