@@ -151,9 +151,13 @@ extension _Natives {
 
     static func last(_ body: _Lambda) -> _Node {
         _NativeNode { input, path, frame, emit in
-            var found: (JSONValue, _Path?)?
-            try body.run(input, path, frame) { value, valuePath in found = (value, valuePath) }
-            if let found { try emit(found.0, found.1) }
+            // jq 1.8.2's `last(f)` is a reduction: `f` is not a path there,
+            // and the result is at the path only when it is the value there.
+            var found: JSONValue?
+            try body.run(input, nil, frame) { value, _ in found = value }
+            guard let found else { return }
+            guard let path else { return try emit(found, nil) }
+            try emit(found, found == input ? path : _Node.invalidPathMarker)
         }
     }
 

@@ -87,6 +87,16 @@ struct _Closure {
 struct _Break: Error {
     /// The label activation's number (`_Runtime.newLabel()`).
     let label: Int
+
+    /// The error jq raises for it: the label's value, numbered from 0 in
+    /// the order labels ran (jq's `GENLABEL`).
+    var errorValue: JSONValue { _Break.labelValue(label) }
+
+    static func labelValue(_ label: Int) -> JSONValue {
+        var object = JSONObject()
+        object["__jq"] = .number(JSONNumber(label - 1))
+        return .object(object)
+    }
 }
 
 /// Thrown by `halt` and `halt_error`: ends the program with an exit code.

@@ -159,13 +159,43 @@ final class _ForeachNode: _Node {
     }
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
-        try initial.run(input, path, frame) { start, startPath in
-            var state = (start, startPath)
-            try _ReduceNode.fold(self.source, self.binder, self.update, input, frame, &state) { next, nextPath in
+        if let path { return try runTrackingPaths(input, path, frame, emit) }
+        try initial.run(input, nil, frame) { start, _ in
+            var state = (start, nil as _Path?)
+            try _ReduceNode.fold(self.source, self.binder, self.update, input, frame, &state) { next, _ in
                 if let extract = self.extract {
-                    try extract.run(next, nextPath, frame, emit)
+                    try extract.run(next, nil, frame, emit)
                 } else {
-                    try emit(next, nextPath)
+                    try emit(next, nil)
+                }
+            }
+        }
+    }
+
+    /// `path(foreach …)` as jq 1.8.2 tracks it, with one current path: each
+    /// item of `source` moves it to the item's path (a computed item leaves
+    /// it); the state is at that path only when it is the value there; an
+    /// output that is that value is at that path (`skip(n; f)`, whose
+    /// extract is `$item`, gives the paths of `f`).
+    private func runTrackingPaths(_ input: JSONValue, _ path: _Path, _ frame: _Frame, _ emit: _Emit) throws {
+        try initial.run(input, nil, frame) { start, _ in
+            var state = start
+            try source.run(input, path, frame) { item, itemPath in
+                let (current, currentPath) = _Node.isInvalid(itemPath ?? []) ? (input, path) : (item, itemPath ?? [])
+                func placed(_ value: JSONValue, _ valuePath: _Path?) -> _Path {
+                    if let valuePath, !_Node.isInvalid(valuePath) { return valuePath }
+                    return value == current ? currentPath : _Node.invalidPathMarker
+                }
+                try binder.bind(item, input, frame) {
+                    let previous = state
+                    state = .null
+                    try update.run(previous, placed(previous, nil), frame) { next, nextPath in
+                        state = next
+                        guard let extract = self.extract else { return try emit(next, placed(next, nextPath)) }
+                        try extract.run(next, placed(next, nextPath), frame) { value, valuePath in
+                            try emit(value, placed(value, valuePath))
+                        }
+                    }
                 }
             }
         }
@@ -190,6 +220,8 @@ final class _LabelNode: _Node {
             try body.run(input, path, frame, emit)
         } catch let stop as _Break where stop.label == label {
             return
+        } catch let error as JSONFilterError where error.value == _Break.labelValue(label) {
+            return  // `error({"__jq": n})` is jq's break too
         }
     }
 }

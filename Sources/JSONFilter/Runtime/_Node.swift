@@ -182,6 +182,15 @@ final class _VariableNode: _Node {
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
         up == 0 ? frame.slots[slot] : frame.ancestor(up).slots[slot]
     }
+
+    /// In path mode jq accepts a variable whose value is the one at the
+    /// path (`path(. as $x | $x)` is `[]`): jq compares identity, this
+    /// package equality.
+    override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        let variable = try value(input, frame)
+        guard let path else { return try emit(variable, nil) }
+        try emit(variable, variable == input ? path : _Node.invalidPathMarker)
+    }
 }
 
 /// `empty`
@@ -284,10 +293,19 @@ final class _TryNode: _Node {
             }
         } catch let error as JSONFilterError {
             if let downstream { throw downstream }
-            guard let handler else { return }
-            try handler.run(error.value, nil, frame) { value, _ in
-                try emit(value, _Node.computed(path))
-            }
+            try handle(error.value, path, frame, emit)
+        } catch let stop as _Break {
+            // jq's `break $name` is an error whose value is the label's
+            // (`{"__jq": n}`): a try between them catches it.
+            if let downstream { throw downstream }
+            try handle(stop.errorValue, path, frame, emit)
+        }
+    }
+
+    private func handle(_ error: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
+        guard let handler else { return }
+        try handler.run(error, nil, frame) { value, _ in
+            try emit(value, _Node.computed(path))
         }
     }
 }

@@ -416,10 +416,12 @@ import Foundation
     package func elementEndLine() -> Int? {
         guard unsafe ordinal > 0, let end = stream.elementEnd(unsafe ordinal - 1), end > 0 else { return nil }
         let line = stream.position(of: end - 1).line
-        guard stream.reachedEndOfInput, stream.bytesRead > end else {
-            return stream.reachedEndOfInput ? line - 1 : line
-        }
-        return stream.position(of: stream.bytesRead).line == line ? line - 1 : line
+        if stream.bytesRead > end, stream.position(of: stream.bytesRead).line > line { return line }
+        // No line break after it in what is read: at the input's end, none
+        // follows. (A pipe not yet seen to end is taken to have one.)
+        let readWhole = stream.reachedEndOfInput
+            || (source?.isCompressedFile == false && size.map { stream.bytesRead - bytesBefore >= $0 } == true)
+        return readWhole ? line - 1 : line
     }
 
     private func syntaxError(in error: any Error) -> JSONSyntaxError {
