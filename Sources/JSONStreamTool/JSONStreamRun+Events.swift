@@ -84,9 +84,11 @@ extension JSONStreamRun {
                 if case .number = value, events.isInsideContainer {
                     // A number that the input's end cut short is no event in
                     // jq (it cannot know the number ended): look one ahead.
+                    // One that a byte after it ended is (`[1,2,x]`).
+                    let end = reader.elementEndOffset()
                     let after = reader.next()
                     events.peeked = after
-                    if case .syntaxError = after { continue }
+                    if case .syntaxError(let error) = after, end.map({ error.byteOffset <= $0 }) ?? true { continue }
                 }
                 event = events.scalar(value)
             case .mark(.array): events.open(isObject: false); event = nil

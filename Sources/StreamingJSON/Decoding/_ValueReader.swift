@@ -407,6 +407,13 @@ import Foundation
         return (position.line, position.column, position.byteOffset)
     }
 
+    /// The byte offset just past the element (or token, making events)
+    /// last returned; nil when it is no longer known.
+    package func elementEndOffset() -> Int? {
+        guard unsafe ordinal > 0, let end = stream.elementEnd(unsafe ordinal - 1) else { return nil }
+        return Int(end - bytesBefore)
+    }
+
     /// jq's line for the element (or mark, such as a target's end) last
     /// returned (`input_line_number`, and its error messages'
     /// `(at FILE:LINE)`): jq reads its input a line at a time and counts the
