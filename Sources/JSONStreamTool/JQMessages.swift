@@ -31,7 +31,8 @@ func compileErrorReport(_ error: JSONFilterError, source: String, tool: String =
     if column - 1 <= scalars.count {
         report.append("    " + lineText)
         report.append("    " + String(repeating: " ", count: byteColumn - 1)
-                      + String(repeating: "^", count: undefinedNameLength(error.message) ?? 1))
+                      + String(repeating: "^", count: undefinedNameLength(error.message)
+                                ?? objectKeyLength(error.message, in: lineText, from: byteColumn - 1) ?? 1))
     }
     report.append("\(tool): 1 compile error")
     return report
@@ -43,4 +44,28 @@ private func undefinedNameLength(_ message: String) -> Int? {
     guard message.hasSuffix(" is not defined"), let name = message.split(separator: " ").first else { return nil }
     let bare = name.split(separator: "/").first ?? name
     return bare.utf8.count
+}
+
+/// The length of the key expression in `{(KEY): v}` that "Cannot use …
+/// as object key" is about, up to its closing parenthesis, which jq
+/// underlines whole; `start` is its first byte in `line`.
+private func objectKeyLength(_ message: String, in line: String, from start: Int) -> Int? {
+    guard message.hasPrefix("Cannot use "), message.hasSuffix(" as object key") else { return nil }
+    let bytes = Array(line.utf8)
+    guard start < bytes.count else { return nil }
+    var depth = 0, end = start
+    while end < bytes.count {
+        switch bytes[end] {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+            if depth == 0 {
+                while end > start, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+                return max(1, end - start)
+            }
+            depth -= 1
+        default: break
+        }
+        end += 1
+    }
+    return nil
 }

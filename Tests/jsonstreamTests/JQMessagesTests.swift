@@ -79,6 +79,16 @@ struct JQMessagesTests {
             jq: 1 compile error
 
             """)
+        // A constant key that is no string, folded as jq folds it, underlined whole.
+        let key = try await jsonstream(["--jq", "-n", "{a: 1, (1 + 1): 2}"])
+        #expect(key.status == 3)
+        #expect(key.stderr == """
+            jq: error: Cannot use number (2) as object key at <top-level>, line 1, column 9:
+                {a: 1, (1 + 1): 2}
+                        ^^^^^
+            jq: 1 compile error
+
+            """, "\(key.stderr)")
         // The element-wise mode keeps its own words.
         let elementWise = try await jsonstream([".", missing])
         #expect(elementWise.stderr.hasPrefix("jsonstream: error: Could not open \(missing)"))

@@ -391,9 +391,15 @@ extension _Parser {
         }
     }
 
-    /// A constant key that is not a string is refused at compile time.
+    /// A constant key that is not a string is refused at compile time, as
+    /// is arithmetic on two constants, which jq 1.8.2 folds (`{(1+1): 2}`).
     private func checkObjectKey(_ key: _Filter, column: Int) throws {
-        guard let value = Self.constantValue(key) else { return }
+        var constant = Self.constantValue(key)
+        if constant == nil, case .arithmetic(let op, let a, let b) = key,
+           let left = Self.constantValue(a), let right = Self.constantValue(b) {
+            constant = try? _Arithmetic.apply(op, left, right)  // a failing fold is the run's error, as in jq
+        }
+        guard let value = constant else { return }
         if case .string = value { return }
         throw JSONFilterError(message: "Cannot use \(_describe(value)) as object key", column: column)
     }
