@@ -14,6 +14,7 @@ struct JQModeTests {
         #expect(run.stderr.hasPrefix("jsonstream: plan: streamed: .items, one element at a time (of each element, only price is built)\n"))
         let whole = try await jsonstream(["--jq", "--explain", "group_by(.style)"])
         #expect(whole.stderr.contains("built whole"), "\(whole.stderr)")
+        #expect(whole.stderr.contains("(group_by/1 at its start takes each input value whole"), "\(whole.stderr)")
         let copied = try await jsonstream(["--jq", "--explain", ".a.b"])
         #expect(copied.stderr.hasPrefix("jsonstream: plan: copied: .a.b is written out as it is read"))
         let idiom = try await jsonstream(["--jq", "-n", "--stream", "--explain", "fromstream(1|truncate_stream(inputs))"])

@@ -164,7 +164,7 @@ extension JSONFilter {
         let planner = _Planner(defining: Self.definedNames(origin.parsed.filter))
         guard let shape = planner.stream(body) else {
             return partsPlan(of: body, definitions: definitions)
-                ?? JSONFilterPlan(whole: "no part of it reads the input one element at a time")
+                ?? JSONFilterPlan(whole: Self.wholeValueReason(body, defined: Self.definedNames(origin.parsed.filter)))
         }
         guard let program = compiled(shape.filter, inside: definitions) else {
             return JSONFilterPlan(whole: "its streamed form does not compile")
@@ -212,6 +212,20 @@ extension JSONFilter {
     }
 
     /// `name/arity` of every `def` in `filter`, at any depth.
+    /// Why nothing of `body` streams, for `--explain`: the built-in at the
+    /// head of its pipeline, which takes each input value whole (`sort_by`,
+    /// `group_by`, `keys`, `to_entries`, …), when there is one.
+    static func wholeValueReason(_ body: _Filter, defined: Set<String>) -> String {
+        var head = body
+        while case .pipe(let first, _) = head { head = first }
+        guard case .call(let name, let arguments, _) = head, case let function = "\(name)/\(arguments.count)",
+              !defined.contains(function) else {
+            return "no part of it reads the input one element at a time"
+        }
+        return "\(function) at its start takes each input value whole, as jq's does; "
+            + "no part of it reads the input one element at a time"
+    }
+
     static func definedNames(_ filter: _Filter) -> Set<String> {
         var names: Set<String> = []
         func visit(_ filter: _Filter) {
