@@ -288,7 +288,8 @@ extension JSONStreamRun {
                 if readsFurtherInputs {
                     // The reader moves on while the filter reads: the position is taken now.
                     element = element.locatedNow
-                    context.inputLineNumber = element.knownLocation.jqLine ?? element.knownLocation.line ?? 0
+                    let location = element.knownLocation
+                    context.inputLineNumber = (options.jqMode ? location.jqLine : nil) ?? location.line ?? 0
                 }
                 return element
 
