@@ -171,12 +171,6 @@ private func filterArguments(_ options: JSONStreamOptions,
         arguments[name] = .string(text)
     }
     for (name, path) in options.slurpFileArguments {
-        if unsafe access(path, R_OK) != 0 {
-            let reason = unsafe String(cString: strerror(errno))
-            diagnostics.print(options.jqMode ? "jq: Bad JSON in --slurpfile \(name) \(path): Could not open \(path): \(reason)"
-                                             : "jsonstream: error: --slurpfile \(name): Could not open \(path): \(reason)")
-            return nil
-        }
         do {
             // Every value in the file, as jq's --slurpfile: a file holding one array gives [[…]].
             let values = StreamingJSONDecoder().elements(of: JSONValue.self, contentsOf: URL(fileURLWithPath: path),
@@ -185,8 +179,9 @@ private func filterArguments(_ options: JSONStreamOptions,
             try values.forEach { array.append($0) }
             arguments[name] = .array(array)
         } catch {
-            diagnostics.print(options.jqMode ? "jq: Bad JSON in --slurpfile \(name) \(path): \(describe(error))"
-                                             : "jsonstream: error: --slurpfile \(name): \(path): \(describe(error))")
+            let problem = openFailure(error).map { "Could not open \(path): \($0)" } ?? describe(error)
+            diagnostics.print(options.jqMode ? "jq: Bad JSON in --slurpfile \(name) \(path): \(problem)"
+                                             : "jsonstream: error: --slurpfile \(name): \(path): \(problem)")
             return nil
         }
     }
@@ -518,7 +513,7 @@ final class JSONStreamRun {
             if holdsJQFailure {
                 heldJQFailure = heldJQFailure ?? tail
             } else {
-                say("jq: error (at \(location?.jqDescription ?? "<unknown>"))\(tail)")
+                sayJQError(at: location?.jqDescription, tail)
             }
             return
         }
@@ -544,8 +539,13 @@ final class JSONStreamRun {
         holdsJQFailure = false
         guard let tail = heldJQFailure else { return }
         heldJQFailure = nil
-        let line = inputs.reader?.elementEndLine().map(String.init) ?? "0"
-        say("jq: error (at \(inputs.name):\(line))\(tail)")
+        let place = ElementLocation(file: inputs.name, index: 0, jqLine: inputs.reader?.elementEndLine())
+        sayJQError(at: place.jqDescription, tail)
+    }
+
+    /// jq 1.8.2's runtime error line; `<unknown>` before any input.
+    private func sayJQError(at place: String?, _ tail: String) {
+        say("jq: error (at \(place ?? "<unknown>"))\(tail)")
     }
 
     /// A jq command pasted as it is (`.[] | select(…)`) fails here because

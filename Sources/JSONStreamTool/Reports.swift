@@ -222,8 +222,16 @@ extension JSONFilterError: ElementFailure {
 
 /// Why a read or an open failed: `No such file or directory` for a `POSIXError`, not a dump.
 func reason(_ error: any Error) -> String {
+    openFailure(error) ?? describe(error)
+}
+
+/// The system's words for a file that could not be opened or read
+/// (`No such file or directory`), also under Foundation's file errors;
+/// nil for any other error.
+func openFailure(_ error: any Error) -> String? {
     if let posix = error as? POSIXError { return unsafe String(cString: strerror(posix.code.rawValue)) }
-    return describe(error)
+    if let cocoa = error as? CocoaError, let underlying = cocoa.underlying { return openFailure(underlying) }
+    return nil
 }
 
 /// An error's message, without the `DecodingError` wrapping around a syntax error.

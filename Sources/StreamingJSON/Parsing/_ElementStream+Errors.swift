@@ -83,6 +83,14 @@ func _firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: 
     return unsafe buffer.baseAddress!.distance(to: UnsafeRawPointer(hit))
 }
 
+/// The first raw vertical tab or form feed in `buffer` from `start`: yajl
+/// takes them for whitespace, JSON never allows them raw, so parsing stops
+/// there (`_ElementStream.parseSpan`, and the resume search's trials).
+func _firstFormFeedOrVerticalTab(in buffer: UnsafeRawBufferPointer, from start: Int) -> Int? {
+    let verticalTab = unsafe _firstIndex(of: 0x0B, in: buffer, from: start)
+    return unsafe _firstIndex(of: 0x0C, in: buffer, from: start, before: verticalTab) ?? verticalTab
+}
+
 /// The UTF-8 byte order mark, skipped at the start of input.
 let _utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
 

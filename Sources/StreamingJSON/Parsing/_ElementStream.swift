@@ -468,8 +468,7 @@ import Foundation
     /// a form feed or vertical tab).
     private func parseSpan(_ chunk: UnsafeRawBufferPointer, from start: Int,
                            base: UInt64) -> (DecodingError, _ParseOutcome?)? {
-        let verticalTab = unsafe _firstIndex(of: 0x0B, in: chunk, from: start)
-        let end = unsafe _firstIndex(of: 0x0C, in: chunk, from: start, before: verticalTab) ?? verticalTab ?? chunk.count
+        let end = unsafe _firstFormFeedOrVerticalTab(in: chunk, from: start) ?? chunk.count
         let body = unsafe UnsafeRawBufferPointer(rebasing: chunk[start..<end])
         if !handleSawContent { handleSawContent = unsafe body.contains { !_isJSONWhitespace($0) } }
         let outcome = unsafe parser.parse(body, base: base + UInt64(start))

@@ -260,7 +260,8 @@ struct _ResumeSearch {
     /// bytes gathered.
     func firstFormFeedOrVerticalTab(from offset: UInt64) -> UInt64? {
         let start = Int(max(offset, base) - base)
-        return bytes[start...].firstIndex { $0 == 0x0B || $0 == 0x0C }.map { base + UInt64($0) }
+        let found = unsafe bytes.withUnsafeBytes { unsafe _firstFormFeedOrVerticalTab(in: $0, from: start) }
+        return found.map { base + UInt64($0) }
     }
 
     /// The first byte after `offset` that is not whitespace, or the end of
