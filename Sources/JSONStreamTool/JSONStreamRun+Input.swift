@@ -346,6 +346,18 @@ extension JSONStreamRun {
     /// when the input ends there.
     @discardableResult
     func handleReadProblem(_ event: _ValueReader.Event, index: Int, isArray: Bool) -> Bool {
+        switch event {
+        case .end:
+            do { try sink.release() } catch let error as OutputError {
+                deferredOutputError = deferredOutputError ?? error
+            } catch {}
+        case .elementError, .syntaxError, .readError:
+            // Nothing of a value that failed to parse: jq never ran the filter on it.
+            if sink.isHolding { heldJQFailure = nil }
+            sink.discardHeld()
+        case .value, .mark, .member, .key:
+            break
+        }
         reportHeldJQFailure()  // (its input ends here, or is read no further)
         let skips = options.errorPolicy == .skip
         let name = inputs.name

@@ -273,6 +273,7 @@ extension JSONStreamRun {
             return { worker.process($0, output: spares.take()) }
         }) else { return declined(splitter, named: name) }
         begin(named: name)
+        if plan != nil { holdResultsUntilTheRootEnds() }
         counters.pieceThreads = workers.count
         let countedBefore = counters.elementsIn
         flow.keepsLastTaken = followedPath != nil

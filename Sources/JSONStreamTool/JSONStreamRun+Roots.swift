@@ -87,6 +87,7 @@ extension JSONStreamRun {
     /// The value the path led to (announced by `mark`), streamed, copied,
     /// or handed to the filter whole; false after a runtime error.
     private func runRootTarget(_ mark: _RootMark, _ plan: JSONFilterPlan) throws -> Bool {
+        holdResultsUntilTheRootEnds()
         switch mark {
         case .array, .object:
             let isObject = mark == .object
@@ -202,7 +203,6 @@ extension JSONStreamRun {
             }
         }
         defer { context.nextStreamedElement = nil }
-        holdsJQFailure = options.jqMode  // until the root's end (`nextRootItem`)
         let succeeded: Bool
         do {
             succeeded = try apply(to: .null, at: { let last = current?.location; return last?.line == nil ? first : last }(),
@@ -233,7 +233,6 @@ extension JSONStreamRun {
     /// runtime error on, the rest of the target is passed over, as in jq.
     private func streamEachElement(_ each: EachElement) throws -> Bool {
         if case .filtered = each.output {} else { inputs.reader?.buildsValues = false }
-        holdsJQFailure = options.jqMode  // until the root's end (`nextRootItem`)
         defer { inputs.reader?.buildsValues = true }
         var succeeded = true
         while true {
@@ -316,7 +315,10 @@ extension JSONStreamRun {
             if let error = deferredOutputError { throw error }
             switch event {
             case .mark(let mark):
-                if mark == .rootEnd { reportHeldJQFailure() }  // jq's line for it is known now
+                if mark == .rootEnd {
+                    try sink.release()
+                    reportHeldJQFailure()  // jq's line for it is known now
+                }
                 return .mark(mark)
             case .value(let value):
                 return .element(rootElement(value, reader), key: nil)
@@ -326,6 +328,17 @@ extension JSONStreamRun {
                 handleReadProblem(event, reader: reader)
             }
         }
+    }
+
+    /// `--jq`: results and the runtime error made while a top-level value
+    /// is read wait for its end, as in jq, which parses each value whole
+    /// before it runs the filter, and so prints nothing of a value that
+    /// fails to parse (`OutputSink+Holding.swift`). Released at
+    /// `.rootEnd` (`nextRootItem`), dropped by `handleReadProblem`.
+    func holdResultsUntilTheRootEnds() {
+        guard options.jqMode else { return }
+        sink.hold()
+        holdsJQFailure = true
     }
 
     /// Thrown into the plan's filter when its elements break off.

@@ -395,6 +395,7 @@ final class JSONStreamRun {
     }
 
     private func finishOutput() throws {
+        try sink.release()
         if split == nil { formatter.finish(into: &sink.buffer) }
         try sink.flush()
         try split?.close()

@@ -20,6 +20,16 @@ enum OutputError: Error {
 /// `inout`), so the hot loop allocates nothing for output. `SIGPIPE` must be
 /// ignored by the process: a closed pipe then shows up here as `EPIPE`,
 /// which becomes `OutputError.closed`.
+///
+/// While holding (`OutputSink+Holding.swift`), the buffer has two parts:
+///
+///     buffer:  [ released ........ | held ................ ]
+///              0            releasedCount           buffer.count
+///
+/// Released bytes go to the descriptor as usual. Held bytes wait for
+/// `release()` or `discardHeld()`; past `spillThreshold` they move to an
+/// unlinked temporary file, which then holds the oldest held bytes (and
+/// nothing released is left in the buffer before them).
 final class OutputSink {
     /// Bytes per `write(2)` call, at least.
     static let blockSize = 64 * 1024
@@ -34,6 +44,12 @@ final class OutputSink {
     private var ownsDescriptor: Bool
     /// Bytes handed to `write(2)` so far.
     private(set) var bytesWritten: UInt64 = 0
+    /// Whether results are held back (`hold()`).
+    var isHolding = false
+    /// While holding: the bytes of `buffer` before the held ones.
+    var releasedCount = 0
+    /// While holding: held bytes moved out of memory, oldest first.
+    var spill: SpillFile?
 
     init(descriptor: Int32, name: String, flushesEachResult: Bool, ownsDescriptor: Bool = false) {
         self.descriptor = descriptor
@@ -72,8 +88,9 @@ final class OutputSink {
         if flushesEachResult || buffer.count >= Self.blockSize { try flush() }
     }
 
-    /// Writes everything pending.
+    /// Writes everything pending (while holding: everything released).
     func flush() throws {
+        guard !isHolding else { return try flushHolding() }
         guard !buffer.isEmpty else { return }
         defer { buffer.removeAll(keepingCapacity: true) }
         unsafe try buffer.withUnsafeBytes { unsafe try writeAll($0) }
@@ -82,15 +99,16 @@ final class OutputSink {
     /// Appends many results' bytes at once: written straight from `bytes`,
     /// after what is pending, when they fill a block (no copy into the buffer).
     func append(results bytes: ArraySlice<UInt8>) throws {
-        guard buffer.count + bytes.count >= Self.blockSize else {
+        guard !isHolding && buffer.count + bytes.count >= Self.blockSize else {
             buffer.append(contentsOf: bytes)
+            if isHolding { try resultEnded() }
             return
         }
         try flush()
         unsafe try bytes.withUnsafeBytes { unsafe try writeAll($0) }
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
             let written = unsafe write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -110,6 +128,7 @@ final class OutputSink {
     /// Flushes, then closes a descriptor this sink opened, reporting a failed
     /// close (some file systems report write errors only there).
     func close() throws {
+        try release()
         try flush()
         guard ownsDescriptor else { return }
         ownsDescriptor = false  // whatever happens, the deinit must not close it again

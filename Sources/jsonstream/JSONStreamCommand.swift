@@ -124,16 +124,14 @@ struct JSONStreamCommand: ParsableCommand {
             starts on. The input is strict JSON (RFC 8259): the NaN and Infinity that jq's reader \
             takes are syntax errors there (fromjson takes them, as in jq), and so is invalid UTF-8 in \
             a string, which jq replaces with U+FFFD (-R and @base64d repair it as jq does). With \
-            --jq: results computed before a syntax error later in the same value are already printed \
-            (jq prints none); a value being copied stops where the error is; an object with a repeated \
-            key streams each member, and a streamed path into it follows the first (jq keeps the \
-            last); --seq changes the output only; --stream-errors is --stream; input_line_number is \
-            the line the value starts on (jq counts the newlines read so far: the same for one value \
-            per line). Messages \
-            begin with "jsonstream:" where jq's begin with "jq:", and a runtime error's place adds the \
-            column: (at <stdin>:3:14) where jq writes (at <stdin>:3). With -n or -s, a runtime error \
-            has no place (jq: (at <unknown>), or the last line read), and after input it is placed at \
-            the value the filter started on (jq: the last line read).
+            --jq, what differs from jq: an object with a repeated key streams each member, and a \
+            streamed path into it follows the first (jq keeps the last); --seq changes the output \
+            only; --stream-errors is --stream; an input syntax error reads "jsonstream: error (at \
+            FILE:LINE:COLUMN): ..." where jq writes "jq: parse error: ... at line L, column C". \
+            The results of a value streamed with --jq are held back (past a few MB in a temporary \
+            file in $TMPDIR) until the value's end is read: as in jq, a value with a syntax error \
+            prints nothing. Without --jq, messages begin with "jsonstream:", and a runtime error's \
+            place adds the column and the element: (at dump.json:3:14, element 2).
 
             EXIT STATUS (jq 1.8's)
               0  success; also after | head closed the output, and with --on-error skip

@@ -87,15 +87,23 @@ struct JQModeTests {
         }
     }
 
-    @Test("A syntax error inside a streamed value: no result over part of it, and a copy stops where it broke")
+    @Test("A syntax error inside a streamed value: nothing of it is printed, as in jq; the values before it are")
     func truncatedInput() async throws {
         let counted = try await jsonstream(["--jq", ".items | length"], input: #"{"items": [1, 2, 3"#)
         #expect(counted.status == 5)
         #expect(counted.output.isEmpty)
         #expect(counted.stderr.contains("Unexpected end of input"), "\(counted.stderr)")
-        let copied = try await jsonstream(["--jq", "-c", "."], input: #"[1, 2, {"a": tru"#)
+        let copied = try await jsonstream(["--jq", "-c", "."], input: #"[0] [1, 2, {"a": tru"#)
         #expect(copied.status == 5)
-        #expect(copied.output == "[1,2", "a visibly cut copy, no closing bracket")
+        #expect(copied.output == "[0]\n", "the value before it, nothing of the broken one")
+        // Its results and its runtime error were made before the error was read: both dropped.
+        let streamed = try await jsonstream(["--jq", "-c", ".[] | 1 / ."], input: "[1, 2, 0, 4, x")
+        #expect(streamed.status == 5)
+        #expect(streamed.output.isEmpty)
+        #expect(!streamed.stderr.contains("divided"), "\(streamed.stderr)")
+        // The element-wise mode streams on: the elements before the error are printed.
+        let elementWise = try await jsonstream(["-c", "."], input: "[1, 2, x")
+        #expect(elementWise.output == "1\n2\n")
     }
 
     @Test("A runtime error after a streamed target's end is placed where jq places it: the input's last line")

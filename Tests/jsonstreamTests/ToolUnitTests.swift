@@ -130,6 +130,35 @@ struct ToolUnitTests {
         #expect(throws: OutputError.self) { try sink.resultEnded() }
     }
 
+    @Test("Held results: released in order after what went before, spilled past the threshold, or dropped")
+    func sinkHoldsResults() throws {
+        let path = NSTemporaryDirectory() + "held-\(getpid()).out"
+        defer { unlink(path) }
+        let sink = try OutputSink(creatingFileAt: path)
+        let big = OutputSink.spillThreshold + 3 * OutputSink.blockSize + 7
+        var expected: [UInt8] = []
+        for (round, (size, keeps)) in [(10, true), (big, false), (big, true), (5, false), (2 * big, true)].enumerated() {
+            sink.buffer.append(contentsOf: Array(repeating: UInt8(ascii: "0") + UInt8(round), count: 3))
+            try sink.resultEnded()  // released: before the held bytes, whatever happens to them
+            expected += Array(repeating: UInt8(ascii: "0") + UInt8(round), count: 3)
+            sink.hold()
+            let held = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ round) }
+            for start in stride(from: 0, to: size, by: 1000) {
+                sink.buffer.append(contentsOf: held[start..<min(size, start + 1000)])
+                try sink.resultEnded()
+                #expect(sink.buffer.count < OutputSink.spillThreshold + 1000)  // memory stays bounded
+            }
+            if keeps {
+                try sink.release()
+                expected += held
+            } else {
+                sink.discardHeld()
+            }
+        }
+        try sink.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected))
+    }
+
     @Test("Compile errors as jq 1.8.2 writes them: line and column in bytes, the undefined name underlined")
     func compileReport() throws {
         do {
