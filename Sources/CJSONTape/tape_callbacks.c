@@ -17,9 +17,11 @@ int sj_mark(sj_parser *p, int what, size_t keys, uint64_t position) {
     return sj_element_end(p);
 }
 
-/// SJ_MODE_ROOTS: a top-level value ended.
+/// SJ_MODE_ROOTS: a top-level value ended. The mark carries where it
+/// started and whether a key along the path was repeated in it, for a
+/// reader that must then read it again whole.
 int sj_root_end(sj_parser *p) {
-    return sj_mark(p, SJ_MARK_ROOT_END, 0, sj_end(p));
+    return sj_mark(p, SJ_MARK_ROOT_END, (size_t)p->framing.repeatedPathKey, p->framing.rootStart);
 }
 
 /// SJ_MODE_ROOTS: the value met is recorded whole, as one element.
@@ -53,6 +55,9 @@ int sj_outside_value(sj_parser *p, uint8_t kind, uint64_t position) {
         p->framing.expect = 1;
         p->framing.pathDepth = 0;
         p->framing.targetDone = 0;
+        p->framing.rootStart = position;
+        p->framing.pathKeysMet = 0;
+        p->framing.repeatedPathKey = 0;
     }
     if (!p->framing.expect) return SJ_SKIP;
     p->framing.expect = 0;
@@ -207,6 +212,15 @@ static inline int sj_projected_out(const sj_parser *p, const unsigned char *key,
     return 1;
 }
 
+/// The key the path takes, in the object open at pathDepth; met twice
+/// there, the value the path found may not be the one jq keeps.
+static void sj_path_key_met(sj_parser *p) {
+    size_t level = p->framing.pathDepth - 1;
+    uint64_t bit = level < 64 ? (uint64_t)1 << level : 0;
+    if (p->framing.pathKeysMet & bit || !bit) p->framing.repeatedPathKey = 1;
+    p->framing.pathKeysMet |= bit;
+}
+
 static __attribute__((noinline)) int sj_on_key_general(sj_parser *p, const unsigned char *text, size_t length) {
     uint64_t position = sj_string_position(p, text);
     p->location.boundary = text > p->input.chunk && text <= p->input.chunk + p->input.chunkLength
@@ -225,8 +239,11 @@ static __attribute__((noinline)) int sj_on_key_general(sj_parser *p, const unsig
         return sj_append(p, SJ_KEY, position, text, length);
     }
     if (p->framing.recordsEvents) return sj_event(p, SJ_KEY, position, text, length);
-    if (p->framing.depth == p->framing.pathDepth && p->framing.pathDepth > 0 && !p->framing.targetDone)
-        p->framing.expect = sj_key_matches(p, text, length);
+    if (p->framing.depth == p->framing.pathDepth && p->framing.pathDepth > 0) {
+        int matches = sj_key_matches(p, text, length);
+        if (!p->framing.targetDone) p->framing.expect = matches;
+        if (matches) sj_path_key_met(p);
+    }
     return 1;
 }
 
@@ -327,6 +344,7 @@ static inline int sj_close(sj_parser *p) {
         }
     } else if (p->framing.depth + 1 == p->framing.pathDepth) {
         p->framing.pathDepth--;
+        if (p->framing.pathDepth < 64) p->framing.pathKeysMet &= ~((uint64_t)1 << p->framing.pathDepth);
         if (p->framing.followsRoots && !p->framing.targetDone) {
             // The object the path reached closed without the next key.
             p->framing.targetDone = 1;

@@ -45,6 +45,11 @@ struct ExitStatusRule {
         lastUnit = 14
     }
 
+    /// The current unit starts again: what it gave so far is forgotten.
+    mutating func restartUnit() {
+        lastUnit = 14
+    }
+
     private mutating func commitUnit() {
         if lastUnit == 0 { earlierResult = true }
         if lastUnit == 11 { earlierResult = false }

@@ -355,6 +355,7 @@ extension JSONStreamRun {
             // Nothing of a value that failed to parse: jq never ran the filter on it.
             if sink.isHolding { heldJQFailure = nil }
             sink.discardHeld()
+            rootBeingRead = nil
         case .value, .mark, .member, .key:
             break
         }

@@ -44,6 +44,9 @@ struct PieceResult: @unchecked Sendable {
     var elements = 0
     var values = 0
     var results = 0
+    /// An object along the path has the path's key twice (in the tail of
+    /// the document, after the array): jq would keep the last one.
+    var repeatsPathKey = false
 
     /// A table's columns as the piece's first object set them (`TableWriter`).
     var tableKeys: [String]? {
@@ -117,6 +120,7 @@ final class PieceWorker: @unchecked Sendable {
             }
         }
         result.elements = reader.index + 1
+        result.repeatsPathKey = reader.metRepeatedPathKey
         return result
     }
 
@@ -273,7 +277,7 @@ extension JSONStreamRun {
             return { worker.process($0, output: spares.take()) }
         }) else { return declined(splitter, named: name) }
         begin(named: name)
-        if plan != nil { holdResultsUntilTheRootEnds() }
+        if let plan { holdResultsUntilTheRootEnds(plan) }
         counters.pieceThreads = workers.count
         let countedBefore = counters.elementsIn
         flow.keepsLastTaken = followedPath != nil
@@ -290,6 +294,7 @@ extension JSONStreamRun {
             return .readOn(skipping: valuesInLastPiece, runsRest: false)
         case .rootArrayEnded:
             return .readAgain(skipping: counters.elementsIn - countedBefore, runsRest: false)
+
         case .readOn(let pieces, _) where pieces.isEmpty && !splitter.hasCut:
             return declined(splitter, named: name)
         case .readOn(let pieces, _) where plan != nil && splitter.readsOnce:
@@ -401,6 +406,10 @@ extension JSONStreamRun {
     /// Writes a piece's results and reports its errors; how the input ends
     /// when one of them ends it, else nil.
     private func write(_ result: PieceResult, indexBase: inout Int) throws -> PiecesOutcome? {
+        // `--jq`: the path's key comes again after the array. The document
+        // is read on, or again, to its end in one stream, where the reader
+        // finds the key again and the program runs on it whole (`runAgainWhole`).
+        if result.repeatsPathKey && options.jqMode { return .rootArrayEnded(valuesInLastPiece: result.values) }
         counters.elementsIn += result.values
         counters.resultsOut += result.results
         var done = 0

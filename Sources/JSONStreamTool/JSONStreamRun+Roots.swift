@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import JSONFilter
 import StreamingJSON
 
@@ -87,7 +88,7 @@ extension JSONStreamRun {
     /// The value the path led to (announced by `mark`), streamed, copied,
     /// or handed to the filter whole; false after a runtime error.
     private func runRootTarget(_ mark: _RootMark, _ plan: JSONFilterPlan) throws -> Bool {
-        holdResultsUntilTheRootEnds()
+        holdResultsUntilTheRootEnds(plan)
         switch mark {
         case .array, .object:
             let isObject = mark == .object
@@ -316,6 +317,10 @@ extension JSONStreamRun {
             switch event {
             case .mark(let mark):
                 if mark == .rootEnd {
+                    if reader.rootHasRepeatedKey, sink.isHolding, let root = rootBeingRead {
+                        try runAgainWhole(root, reader)
+                    }
+                    rootBeingRead = nil
                     try sink.release()
                     reportHeldJQFailure()  // jq's line for it is known now
                 }
@@ -335,10 +340,35 @@ extension JSONStreamRun {
     /// before it runs the filter, and so prints nothing of a value that
     /// fails to parse (`OutputSink+Holding.swift`). Released at
     /// `.rootEnd` (`nextRootItem`), dropped by `handleReadProblem`.
-    func holdResultsUntilTheRootEnds() {
+    func holdResultsUntilTheRootEnds(_ plan: JSONFilterPlan) {
         guard options.jqMode else { return }
         sink.hold()
         holdsJQFailure = true
+        if rootBeingRead == nil { rootBeingRead = (plan, runtimeFailed) }
+    }
+
+    /// `--jq`: the value that just ended has a key along the plan's path, or
+    /// among the streamed object's members, more than once. jq keeps the
+    /// last value of a repeated key; the path followed the first, and the
+    /// members streamed were each of them. What they made (held until now)
+    /// is dropped, and the plan's program runs on the value read again
+    /// from the file and built whole, as jq builds it.
+    private func runAgainWhole(_ root: (plan: JSONFilterPlan, failedBefore: Bool), _ reader: _ValueReader) throws {
+        sink.discardHeld()
+        sink.hold()
+        heldJQFailure = nil
+        runtimeFailed = root.failedBefore
+        exitRule.restartUnit()
+        guard let text = reader.rootTextAgain(),
+              let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text)) else {
+            inputFailed = true
+            let line = reader.elementEndLine().map(String.init) ?? "?"
+            say("jsonstream: error (at \(inputs.name):\(line)): this value has a repeated key, of which jq keeps the last "
+                + "value: it is read again whole to find it, which a pipe or compressed input cannot be; "
+                + "give it as an uncompressed file")
+            return
+        }
+        _ = try apply(to: value, at: nil, using: root.plan.program)
     }
 
     /// Thrown into the plan's filter when its elements break off.

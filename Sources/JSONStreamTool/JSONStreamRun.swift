@@ -278,6 +278,10 @@ final class JSONStreamRun {
     /// (`reportHeldJQFailure`).
     var holdsJQFailure = false
     var heldJQFailure: String?
+    /// `--jq`: the plan of the top-level value being read, and whether a
+    /// runtime error came before it, for the value to run again whole
+    /// (`runAgainWhole`).
+    var rootBeingRead: (plan: JSONFilterPlan, failedBefore: Bool)?
 
     init(options: JSONStreamOptions, filter: JSONFilter, streams: StandardStreams, diagnostics: Diagnostics) {
         self.options = options

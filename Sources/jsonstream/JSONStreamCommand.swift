@@ -124,9 +124,10 @@ struct JSONStreamCommand: ParsableCommand {
             starts on. The input is strict JSON (RFC 8259): the NaN and Infinity that jq's reader \
             takes are syntax errors there (fromjson takes them, as in jq), and so is invalid UTF-8 in \
             a string, which jq replaces with U+FFFD (-R and @base64d repair it as jq does). With \
-            --jq, what differs from jq: an object with a repeated key streams each member, and a \
-            streamed path into it follows the first (jq keeps the last); --seq changes the output \
-            only; --stream-errors is --stream; an input syntax error reads "jsonstream: error (at \
+            --jq, what differs from jq: a streamed value with a repeated key along the path or in \
+            a streamed object is read again whole from its file, to take the key's last value as jq \
+            does; from a pipe or a compressed input it cannot be, and is an error; --seq changes the \
+            output only; --stream-errors is --stream; an input syntax error reads "jsonstream: error (at \
             FILE:LINE:COLUMN): ..." where jq writes "jq: parse error: ... at line L, column C". \
             The results of a value streamed with --jq are held back (past a few MB in a temporary \
             file in $TMPDIR) until the value's end is read: as in jq, a value with a syntax error \

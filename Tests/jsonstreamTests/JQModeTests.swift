@@ -118,10 +118,19 @@ struct JQModeTests {
                 "\(run.stderr)")
     }
 
-    @Test("An object with a repeated key streams each member (jq keeps the last); built whole, jq's rule")
+    @Test("An object with a repeated key keeps its last value, as in jq: streamed, from a file, or built whole")
     func repeatedKeys() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("repeated.json")
+        try Data(#"{"a": 1, "b": [1], "a": 2} {"b": [2], "c": {"d": 3}, "b": [4, 5]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        for (filter, expected) in [(".[]", ["2", "[1]", "[4,5]", #"{"d":3}"#]), (".a", ["2", "null"]),
+                                   (".b[]", ["1", "4", "5"]), (".", [#"{"a":2,"b":[1]}"#, #"{"b":[4,5],"c":{"d":3}}"#])] {
+            let streamed = try InProcess.run(["--jq", "-c"], filter, file: path)
+            #expect(String(decoding: streamed.stdout, as: UTF8.self) == expected.map { $0 + "\n" }.joined(), "\(filter)")
+        }
         let streamed = try await jsonstream(["--jq", "-c", ".[]"], input: #"{"a": 1, "a": 2}"#)
-        #expect(streamed.lines == ["1", "2"])
+        #expect(streamed.lines == ["2"])
         let whole = try await jsonstream(["--jq", "-c", "keys"], input: #"{"a": 1, "a": 2}"#)
         #expect(whole.lines == [#"["a"]"#])
         let nested = try await jsonstream(["--jq", "-c", "."], input: #"[{"a": 1, "a": 2}]"#)

@@ -223,6 +223,25 @@ struct ParallelRunTests {
         }
     }
 
+    @Test("--jq '.items[] | F' where the key comes again after the array: jq's last value, on any number of threads")
+    func jqRepeatedPathKey() throws {
+        let array = Self.records(count: 1500, malformedEvery: nil, array: true)
+        let text = "{\"items\": \(array), \"meta\": {\"n\": 1}, \"items\": [{\"id\": -1}, {\"id\": -2}]}\n"
+        let runs = try Self.runs(text, filter: ".items[] | .id", threads: [2, 3]) { $0.jqMode = true }
+        // Standard input from a file, not at its start, is read again where it was.
+        let redirected = try Self.stdinRuns(text, filter: ".items[] | .id", offset: 3) { $0.jqMode = true }
+        for run in runs + redirected {
+            #expect(String(decoding: run.stdout, as: UTF8.self) == "-1\n-2\n")
+            #expect(run.status == .success)
+        }
+        // A pipe cannot be read again: an error, never the first array's elements.
+        for run in try ParallelPipeTests.pipeRuns(text, filter: ".items[] | .id", adjust: { $0.jqMode = true }) {
+            #expect(run.result.stdout.isEmpty)
+            #expect(run.result.status == .failure)
+            #expect(run.result.stderr.contains("repeated key"), "\(run.result.stderr)")
+        }
+    }
+
     @Test("Standard input from a file is cut as the file is: the same on two threads, from any offset",
           arguments: [false, true], [0, 3])
     func stdinFromAFile(jq: Bool, offset: Int) throws {

@@ -67,7 +67,8 @@ enum {
     SJ_MARK_WHOLE = 4,    // the next element is the value reached after b keys (b < pathCount:
                           // not an object, so the path stops there)
     SJ_MARK_MISSING = 5,  // the object reached after b keys has no member path[b]
-    SJ_MARK_ROOT_END = 6  // the top-level value ends here (its position: the byte after it)
+    SJ_MARK_ROOT_END = 6  // the top-level value ends here (its position: the value's first byte;
+                          // keys: 1 when a key along the path was repeated in it)
 };
 
 /// Why the recorder stopped the parse (yajl then reports "client cancelled").
@@ -148,6 +149,12 @@ typedef struct sj_framing {
     const size_t *pathLengths;
     size_t pathCount, pathDepth;
     int expect;
+    // SJ_MODE_ROOTS: where the top-level value in progress starts. Any mode
+    // with a path: which of the open path objects (bit per level, the first
+    // 64) met their path key; whether one met it twice (jq keeps the last
+    // value of a repeated key; in SJ_MODE_ROOTS, for the top-level value).
+    uint64_t rootStart, pathKeysMet;
+    int repeatedPathKey;
 } sj_framing;
 
 /// Members kept of elements that are objects (sj_parser_project).

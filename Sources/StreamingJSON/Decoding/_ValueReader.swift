@@ -67,7 +67,7 @@ import Foundation
     /// appending it whole (`_JQWriter.writeTapeValue`); freed in `deinit`.
     @exclusivity(unchecked) private var scratch = unsafe _Growable<UInt8>(capacity: 4096)
     /// The file, for its compressed position (`bytesRead`); nil for a piece.
-    private let source: _ReaderSource?
+    let source: _ReaderSource?
     /// For the errors it describes (an element over the size limit).
     private let decoder: _TapeDecoder
     let builder = _ValueBuilder()
@@ -284,9 +284,17 @@ import Foundation
             // A mark is no element: the index `next()` counted for it is taken
             // back, or starts again before a target's first element.
             switch mark {
-            case .object: inTargetObject = true; unsafe index = takeFirstTargetIndex() - 1
+            case .object:
+                inTargetObject = true
+                targetMemberKeys.removeAll()
+                unsafe index = takeFirstTargetIndex() - 1
             case .array: unsafe index = takeFirstTargetIndex() - 1
             case .end: inTargetObject = false; unsafe index -= 1
+            case .rootEnd:
+                rootHasRepeatedKey = token.b != 0 || targetRepeatsKey
+                targetRepeatsKey = false
+                rootStartOffset = Int(token.position) - Int(bytesBefore)
+                unsafe index -= 1
             default: unsafe index -= 1
             }
             return .mark(mark)
@@ -297,10 +305,24 @@ import Foundation
             return unsafe .elementError(syntaxError(in: decoder.oversized(at: local + stream.tokenBase, path: .root)),
                                         isLimit: true)
         }
+        let key = unsafe builder.key(at: local, in: view)
+        if !targetMemberKeys.insert(key.hashValue).inserted { targetRepeatsKey = true }
         guard unsafe buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
-        return unsafe .member(builder.key(at: local, in: view),
-                              builder.value(at: local + 1, in: view))
+        return unsafe .member(key, builder.value(at: local + 1, in: view))
     }
+
+    /// Following roots, after `.mark(.rootEnd)`: whether the value that
+    /// ended has a key along the path, or among a target object's members,
+    /// more than once (or, rarely, two keys of the same hash). jq keeps a
+    /// repeated key's last value; the marks and members read followed the
+    /// first, so the value is to be read again whole (`rootStartOffset`).
+    package private(set) var rootHasRepeatedKey = false
+    /// Following roots, after `.mark(.rootEnd)`: where the value that ended
+    /// starts (a byte offset, as `elementEndOffset()` is where it ends).
+    package private(set) var rootStartOffset: Int?
+    /// The hashes of the target object's keys so far.
+    private var targetMemberKeys = Set<Int>()
+    private var targetRepeatsKey = false
 
     /// Following roots, the index of the next target's first element, when
     /// it is not 0: a reader that reads on from a piece in the middle of it.
@@ -460,7 +482,7 @@ final class _ReaderSource: _ByteSource {
     let size: Int?
     /// Whether it is a regular file that starts compressed, and the offset it starts at.
     let isCompressedFile: Bool
-    private let startOffset: Int64
+    let startOffset: Int64
     private let ownsDescriptor: Bool
     private var beforeBlockingRead: (() -> Void)?
     /// Whether a compressed input is decompressed on a thread of its own.
@@ -551,35 +573,6 @@ final class _ReaderSource: _ByteSource {
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
-    }
-}
-
-/// What a mark says when a reader follows roots (`SJ_MARK_*` in `CJSONTape.h`).
-package enum _RootMark: Equatable, Sendable {
-    /// The target is an array: its elements follow, then `.end`.
-    case array
-    /// The target is an object: its members follow, then `.end`.
-    case object
-    /// The target's elements or members have all been read.
-    case end
-    /// The next element is the value found after `keysFollowed` keys of the
-    /// path: the target itself when that is all of them (not an array or
-    /// object), else a value that is not an object, where the path stops.
-    case whole(keysFollowed: Int)
-    /// The object found after `keysFollowed` keys has no member for the next key.
-    case missing(keysFollowed: Int)
-    /// The top-level value ends here.
-    case rootEnd
-
-    init(code: Int32, keysFollowed: Int) {
-        switch code {
-        case Int32(SJ_MARK_ROOT_END): self = .rootEnd
-        case Int32(SJ_MARK_ARRAY): self = .array
-        case Int32(SJ_MARK_OBJECT): self = .object
-        case Int32(SJ_MARK_END): self = .end
-        case Int32(SJ_MARK_WHOLE): self = .whole(keysFollowed: keysFollowed)
-        default: self = .missing(keysFollowed: keysFollowed)
         }
     }
 }
