@@ -200,21 +200,32 @@ struct JSONStreamCommand: ParsableCommand {
         var given = Array(CommandLine.arguments.dropFirst())
         // `--jq`: jq's own command line, read by jq's rules.
         if CommandLineSyntax.asksForJQ(given) { given = CommandLineSyntax.canonicalJQArguments(given) }
-        let arguments = CommandLineSyntax.markingPositionalArguments(CommandLineSyntax.joiningPairs(given))
-        var options: JSONStreamOptions
-        do {
-            let command = try parseAsRoot(arguments)
-            guard let parsed = command as? JSONStreamCommand else {
-                // `-h`/`--help` come back as ArgumentParser's help command.
-                printHelp(helpMessage())
-                exit(withError: nil)
+        let options: JSONStreamOptions
+        if let quick = QuickCommandLine.options(given) {
+            options = quick
+        } else {
+            do {
+                guard let parsed = try parsedOptions(given) else {
+                    // `-h`/`--help` come back as ArgumentParser's help command.
+                    printHelp(helpMessage())
+                    exit(withError: nil)
+                }
+                options = parsed
+            } catch {
+                exitForCommandLineError(error)
             }
-            options = try parsed.makeOptions()
-            options.argumentOrder = CommandLineSyntax.variableNames(given)
-        } catch {
-            exitForCommandLineError(error)
         }
         terminate(runOnLargeStack { runJSONStream(options) }.rawValue)
+    }
+
+    /// The options ArgumentParser makes of `given` (canonical, with `--jq`);
+    /// nil for its help command.
+    static func parsedOptions(_ given: [String]) throws -> JSONStreamOptions? {
+        let arguments = CommandLineSyntax.markingPositionalArguments(CommandLineSyntax.joiningPairs(given))
+        guard let parsed = try parseAsRoot(arguments) as? JSONStreamCommand else { return nil }
+        var options = try parsed.makeOptions()
+        options.argumentOrder = CommandLineSyntax.variableNames(given)
+        return options
     }
 
     /// `--help` and `--version` print to stdout and exit 0; anything else is

@@ -12,6 +12,38 @@ struct CommandTests {
         return try #require(command as? JSONStreamCommand).makeOptions()
     }
 
+    @Test("The quick reading of plain command lines makes ArgumentParser's options, and declines the rest")
+    func quickCommandLine() throws {
+        let flags = ["-c", "--compact-output", "-r", "--raw-output", "-j", "-a", "-S", "--sort-keys", "-n", "-s",
+                     "-R", "-e", "--exit-status", "--tab", "--seq", "--unbuffered", "--jq"]
+        let positionals: [[String]] = [[], ["."], [".name", "a.json"], ["-", "--", "b.json"], ["-2 | length"], [""]]
+        var lines: [[String]] = []
+        for (index, flag) in flags.enumerated() {
+            for tail in positionals {
+                lines.append([flag] + tail)
+                lines.append([flag, flags[(index + 5) % flags.count], "--jq"] + tail)
+                lines.append(["--jq", flag] + tail)
+            }
+        }
+        lines += positionals + [["--", "-c", "x"], ["-c", "--", "--tab"]]
+        var quick = 0
+        for given in lines {
+            let canonical = CommandLineSyntax.asksForJQ(given) ? CommandLineSyntax.canonicalJQArguments(given) : given
+            let parsed = try? JSONStreamCommand.parsedOptions(canonical)
+            guard let fast = QuickCommandLine.options(canonical) else { continue }
+            quick += 1
+            var (fastText, parsedText) = ("", "")
+            dump(fast, to: &fastText)
+            dump(try #require(parsed.flatMap { $0 }, "\(given)"), to: &parsedText)
+            #expect(fastText == parsedText, "\(given)")
+        }
+        #expect(quick > lines.count / 2)
+        for declined in [["-cr", "."], ["-c", "-c", "."], ["--indent", "2", "."], ["--arg", "a", "b", "."], ["-h"],
+                         ["--version"], ["-f", "p.jq"], ["--nosuch", "."], ["-C", "."], ["--stream", "."]] {
+            #expect(QuickCommandLine.options(declined) == nil, "\(declined)")
+        }
+    }
+
     @Test("The first argument is the filter, the rest are files; none means .")
     func positionals() throws {
         let parsed = try options([".a", "x.json", "-", "y.json"])
