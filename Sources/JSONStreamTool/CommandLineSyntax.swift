@@ -2,8 +2,10 @@
 /// The parts of jq's command-line syntax that an argument parser with one
 /// value per option does not cover, and the parsing of option values.
 package enum CommandLineSyntax {
-    /// Options that take two values, as in jq: `--arg NAME VALUE`.
-    package static let optionsWithTwoValues: Set<String> = ["--arg", "--argjson", "--rawfile", "--slurpfile", "--split-lines"]
+    /// Options that take two values, as in jq: `--arg NAME VALUE`. (Arrays,
+    /// not sets: a set of strings costs more to build, once per run, than
+    /// the few look-ups a command line makes.)
+    package static let optionsWithTwoValues: [String] = ["--arg", "--argjson", "--rawfile", "--slurpfile", "--split-lines"]
 
     /// Joins the two values of an option into one. NUL cannot occur in a
     /// command-line argument, so the join can always be undone.
@@ -60,7 +62,7 @@ package enum CommandLineSyntax {
     }
 
     /// Options that take one value as the next argument.
-    package static let optionsWithOneValue: Set<String> = [
+    package static let optionsWithOneValue: [String] = [
         "-f", "--from-file", "-L", "--library-path", "--path", "--input", "--limit", "--on-error", "--max-depth",
         "--max-number-length", "--max-string-length", "--max-element-bytes", "--indent", "--output", "--columns", "--threads",
         "--plan-pieces", "--plan-ranges", "--scan-piece", "--piece",

@@ -185,6 +185,29 @@ final class SpareOutputs: @unchecked Sendable {
     }
 }
 
+/// The workers' filters, made when a file first turns out large enough
+/// to cut: a run on a small file makes none.
+final class PieceWorkers {
+    let count: Int
+    private var make: (() throws -> [PieceWorker])?
+    private var workers: [PieceWorker]?
+
+    init(count: Int, make: @escaping () throws -> [PieceWorker]) {
+        self.count = count
+        self.make = make
+    }
+
+    /// The workers, made on the first call; nil when they cannot be (one
+    /// thread reads then).
+    func made() -> [PieceWorker]? {
+        if let make {
+            self.make = nil
+            workers = try? make()
+        }
+        return workers
+    }
+}
+
 extension JSONStreamRun {
     /// The threads for `readAll` to filter large files with, when the run
     /// allows it: nil for one thread.
@@ -192,11 +215,11 @@ extension JSONStreamRun {
     /// the main thread, nothing beside it.
     var runsOnOneThread: Bool { options.threads == 1 }
 
-    func parallelWorkers() -> [PieceWorker]? {
+    func parallelWorkers() -> PieceWorkers? {
         let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
         // A piece of a plan is one process's share already: one thread reads it.
         guard threads > 1, runsElementsApart, options.piece == nil else { return nil }
-        return try? (0..<threads).map { _ in try PieceWorker(run: self) }
+        return PieceWorkers(count: threads) { [unowned self] in try (0..<threads).map { _ in try PieceWorker(run: self) } }
     }
 
     /// Whether each element's results can be made apart from the others and
@@ -245,7 +268,7 @@ extension JSONStreamRun {
     /// what the splitter holds (`.read`, `.readOn`). A pipe on standard
     /// input (compressed or not) is cut while it holds a piece and more, and
     /// read on from what the splitter holds otherwise (`.read`).
-    func readInParallel(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
+    func readInParallel(_ file: String, workers: PieceWorkers) throws -> PiecesEnd? {
         guard file == "-" else { return try filterInPieces(file, workers: workers) }
         let start = lseek(streams.input, 0, SEEK_CUR)
         let end = try filterInPieces(file, workers: workers)
@@ -257,7 +280,7 @@ extension JSONStreamRun {
     }
 
     /// `readInParallel`, standard input left where the pieces stopped.
-    private func filterInPieces(_ file: String, workers: [PieceWorker]) throws -> PiecesEnd? {
+    private func filterInPieces(_ file: String, workers pool: PieceWorkers) throws -> PiecesEnd? {
         let pieceSize = options.pieceSize ?? _PieceSplitter.defaultPieceSize
         guard let splitter = makeSplitter(file, pieceSize: pieceSize) else { return nil }
         if !splitter.waitsOnInput {
@@ -269,8 +292,9 @@ extension JSONStreamRun {
             && (!splitter.waitsOnInput || (try? splitter.holdsAPiece()) == true)
         let name = Self.inputName(file)
         let spares = SpareOutputs()
-        var unassigned = workers.makeIterator()
-        guard prepared, let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count,
+        let workers = prepared ? pool.made() : nil
+        var unassigned = (workers ?? []).makeIterator()
+        guard let workers, let flow = _PieceFlow<PieceResult>(splitter: splitter, threads: workers.count,
                                                            start: startOnLargeStack, makeWork: {
             let worker = unassigned.next()!
             worker.context.inputFilename = .string(name)

@@ -31,7 +31,7 @@ extension JSONStreamRun {
     /// `.[] | F` on files whose one value is a large array: each file cut
     /// into pieces that `workers` filter (`readInParallel`), until a file
     /// that cannot be cut or that goes on past what the pieces could take.
-    private func readRootArraysInParallel(_ workers: [PieceWorker], _ plan: JSONFilterPlan) throws {
+    private func readRootArraysInParallel(_ workers: PieceWorkers, _ plan: JSONFilterPlan) throws {
         while inputs.reader == nil && !inputs.finished, let file = inputs.pendingFiles.first {
             exitRule.beginUnit()
             guard let end = try readInParallel(file, workers: workers) else { return }
