@@ -42,7 +42,9 @@ import Testing
         for source in ["group_by(.a)", "[paths]", "keys", ".a, keys", ". as $x | .[] | $x", "def map(f): 1; map(.a)",
                        "input", "reduce .[] as $x (.; . + 1)", "limit(.n; .[])",
                        "reduce .[] as $x ({n: .n}; .)", "reduce .[] as $x ({(.k): 0}; .)",
-                       "reduce .[] as $x ({} | input; .)", "reduce .[] as $x ({a}; .)"] {
+                       "reduce .[] as $x ({} | input; .)", "reduce .[] as $x ({a}; .)",
+                       // A second initial value runs the loop again (jq: over null for reduce).
+                       "reduce .[] as $x (0, 1; . + 1)", "[foreach .[] as $x ([], {}; .)]"] {
             let plan = try JSONFilter(source).plan
             #expect(plan.strategy == .whole, "\(source): \(plan)")
             #expect(plan.reason != nil)

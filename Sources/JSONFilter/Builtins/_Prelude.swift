@@ -31,7 +31,7 @@ enum _Prelude {
     def min_by(f): _min_by_impl(map([f]));
     def max_by(f): _max_by_impl(map([f]));
     def paths: path(..) | select(length > 0);
-    def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
+    def paths(node_filter): path(..|select(node_filter))|select(length > 0);
     def any: any(.[]; .);
     def all: all(.[]; .);
     def any(f): any(.[]; f);

@@ -122,6 +122,9 @@ struct _Compiler {
             // jq's INDEX_OPT: an index that fails is passed over (`.["a", 0]?`
             // on an array gives `.[0]`); errors of the target or the key are not.
             return _IndexNode(try compile(target, scope, level), try compile(key, scope, level), guardsEach: true)
+        case .optional(.slice(let target, let from, let to)):
+            return _SliceNode(try compile(target, scope, level), try from.map { try compile($0, scope, level) },
+                              try to.map { try compile($0, scope, level) }, guardsEach: true)
         case .optional(let body):
             return _TryNode(try compile(body, scope, level), handler: nil)
         case .tryCatch(let body, let handler):

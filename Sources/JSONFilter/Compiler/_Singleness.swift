@@ -111,7 +111,7 @@ enum _Singleness {
         case let n as _PipeNode: return n.left.isSingle && n.right.isSingle
         case let n as _IndexNode: return n.target.isSingle && n.key.isSingle && !n.guardsEach
         case let n as _SliceNode:
-            return n.target.isSingle && (n.from?.isSingle ?? true) && (n.to?.isSingle ?? true)
+            return n.target.isSingle && (n.from?.isSingle ?? true) && (n.to?.isSingle ?? true) && !n.guardsEach
         case let n as _BinaryNode: return n.left.isSingle && n.right.isSingle
         case let n as _LogicNode: return n.left.isSingle && n.right.isSingle
         case let n as _AlternativeNode: return n.left.isSingle && n.right.isSingle

@@ -5,7 +5,8 @@ import StreamingJSON
 // The value-level helpers behind `_Builtins.call`: each follows jq 1.8's
 // definition (builtin.jq or its C implementation), including its error texts.
 enum _Builtins {
-    static func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
+    /// A computed count or index: a double, as in jq (`-(length)` of `[]` is `-0`).
+    static func number(_ value: Int) -> JSONValue { .number(JSONNumber(Double(value))) }
 
     /// null → 0, numbers → absolute value, strings → code points, arrays and objects → members.
     static func length(_ input: JSONValue) throws -> JSONValue {

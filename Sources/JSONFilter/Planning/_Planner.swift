@@ -164,11 +164,15 @@ struct _Planner {
         var shape: _StreamShape
         switch stage {
         case .reduce(let source, let pattern, let initial, let update):
-            guard !Self.readsInput(initial), let inner = generator(of: source) else { return nil }
+            guard !Self.readsInput(initial), Self.givesOneValue(initial), let inner = generator(of: source) else {
+                return nil
+            }
             shape = inner
             shape.filter = .reduce(source: inner.filter, pattern: pattern, initial: initial, update: update)
         case .foreach(let source, let pattern, let initial, let update, let extract):
-            guard !Self.readsInput(initial), let inner = generator(of: source) else { return nil }
+            guard !Self.readsInput(initial), Self.givesOneValue(initial), let inner = generator(of: source) else {
+                return nil
+            }
             shape = inner
             shape.filter = .foreach(source: inner.filter, pattern: pattern, initial: initial, update: update,
                                     extract: extract)
@@ -366,6 +370,35 @@ struct _Planner {
             return false
         default:
             return true
+        }
+    }
+
+    /// Whether `filter`, which reads no input, gives one value (or fails):
+    /// conservative. A streamed `reduce` or `foreach` reads the elements
+    /// once; jq runs the loop again for each further initial value
+    /// (`reduce` over a null input, `foreach` over the input again).
+    static func givesOneValue(_ filter: _Filter) -> Bool {
+        switch filter {
+        case .literal, .variable, .array:
+            return true
+        case .arithmetic(_, let left, let right), .comparison(_, let left, let right), .pipe(let left, let right):
+            return givesOneValue(left) && givesOneValue(right)
+        case .negate(let body):
+            return givesOneValue(body)
+        case .assign(let op, _, let right):
+            return op == .update || givesOneValue(right)  // one result per value of the right side
+        case .conditional(let branches, let otherwise):
+            return branches.allSatisfy { givesOneValue($0.condition) && givesOneValue($0.then) }
+                && otherwise.map(givesOneValue) ?? true
+        case .object(let entries):
+            return entries.allSatisfy { entry in
+                if case .computed(let key) = entry.key, !givesOneValue(key) { return false }
+                return givesOneValue(entry.value)
+            }
+        case .string(let pieces, _):
+            return pieces.allSatisfy { if case .filter(let inner) = $0 { givesOneValue(inner) } else { true } }
+        default:
+            return false
         }
     }
 

@@ -51,12 +51,16 @@ final class _SliceNode: _Node {
     let target: _Node
     let from: _Node?
     let to: _Node?
+    /// `.[a:b]?`: a slice that fails is passed over; errors of the target
+    /// and the bounds are not (jq's INDEX_OPT).
+    let guardsEach: Bool
 
-    init(_ target: _Node, _ from: _Node?, _ to: _Node?) {
+    init(_ target: _Node, _ from: _Node?, _ to: _Node?, guardsEach: Bool = false) {
         self.target = target
         self.from = from
         self.to = to
-        super.init(isSingle: target.isSingle && (from?.isSingle ?? true) && (to?.isSingle ?? true))
+        self.guardsEach = guardsEach
+        super.init(isSingle: target.isSingle && (from?.isSingle ?? true) && (to?.isSingle ?? true) && !guardsEach)
     }
 
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue {
@@ -70,13 +74,17 @@ final class _SliceNode: _Node {
         if path == nil, isSingle { return try emit(try value(input, frame), nil) }
         try bound(from, input, frame) { lower in
             try bound(to, input, frame) { upper in
-                try target.run(input, path, frame) { container, containerPath in
-                    guard let containerPath else { return try emit(try _Access.slice(container, lower, upper), nil) }
-                    if _Node.isInvalid(containerPath) {
+                try target.run(input, path, frame) { [guardsEach] container, containerPath in
+                    if let containerPath, _Node.isInvalid(containerPath) {
                         throw _Node.invalidPathAccess(_Access.sliceKey(lower, upper), of: container)
                     }
-                    let sliced = try _Access.slice(container, lower, upper)
-                    try emit(sliced, containerPath + [_Access.sliceKey(lower, upper)])
+                    let sliced: JSONValue
+                    do {
+                        sliced = try _Access.slice(container, lower, upper)
+                    } catch is JSONFilterError where guardsEach {
+                        return
+                    }
+                    try emit(sliced, containerPath.map { $0 + [_Access.sliceKey(lower, upper)] })
                 }
             }
         }

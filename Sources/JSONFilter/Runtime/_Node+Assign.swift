@@ -91,13 +91,14 @@ final class _AssignNode: _Node {
         case .update:
             var deletions: [JSONValue] = []
             for path in paths {
-                try result._update(path[...]) { value in
-                    guard let first = try _AssignNode.firstOutput(rhs, value, frame) else {
-                        deletions.append(.array(path))
-                        return
-                    }
-                    value = first
+                // jq's `_modify`: `getpath` first, so that a path whose update
+                // has no output is only deleted, never made (`null | .a |= empty`
+                // stays null).
+                guard let first = try _AssignNode.firstOutput(rhs, try result._get(path: .array(path)), frame) else {
+                    deletions.append(.array(path))
+                    continue
                 }
+                try result._update(path[...]) { $0 = first }
             }
             if !deletions.isEmpty { try result._delete(paths: .array(deletions)) }
         }

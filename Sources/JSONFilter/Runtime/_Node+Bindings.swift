@@ -88,8 +88,12 @@ final class _ReduceNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if path != nil { return try runTrackingPaths(input, path!, frame, emit) }
+        // jq's bytecode hands the input to the loop once (DUPN): for each
+        // further initial value the source runs on null.
+        var source = input
         try initial.run(input, nil, frame) { start, _ in
-            try emit(try self.reduce(from: start, input, frame), nil)
+            defer { source = .null }
+            try emit(try self.reduce(from: start, source, frame), nil)
         }
     }
 

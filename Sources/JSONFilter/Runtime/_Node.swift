@@ -148,7 +148,9 @@ final class _IdentityNode: _Node {
     override func value(_ input: JSONValue, _ frame: _Frame) throws -> JSONValue { input }
 }
 
-/// A constant. In path mode jq accepts `null` (the path of nothing).
+/// A constant. In path mode jq accepts one that is identical to the value
+/// at the path (its `jv_identical`: `null`, `true` or `false` of the same
+/// kind), as the path of nothing: `null | path(null)` is `[]`.
 final class _LiteralNode: _Node {
     let constant: JSONValue
 
@@ -159,8 +161,11 @@ final class _LiteralNode: _Node {
 
     override func run(_ input: JSONValue, _ path: _Path?, _ frame: _Frame, _ emit: _Emit) throws {
         if path != nil {
-            guard case .null = constant else { return try emit(constant, _Node.invalidPathMarker) }
-            return try emit(constant, [])
+            switch (constant, input) {
+            case (.null, .null): return try emit(constant, path)
+            case (.bool(let a), .bool(let b)) where a == b: return try emit(constant, path)
+            default: return try emit(constant, _Node.invalidPathMarker)
+            }
         }
         try emit(constant, nil)
     }
