@@ -187,11 +187,11 @@ extension _Parser {
         case "if": return try conditional()
         case "try":
             _ = advance()
-            let body = try postfixOrNegated()
+            let body = try tryOperand()
             var handler: _Filter?
             if isKeyword("catch") {
                 _ = advance()
-                handler = try postfixOrNegated()
+                handler = try tryOperand()
             }
             return .tryCatch(body, handler)
         case "reduce":
@@ -259,6 +259,13 @@ extension _Parser {
 
     /// `try`'s body and handler: a postfix term (jq gives `try` and
     /// `catch` the highest precedence), or a negated one.
+    /// What `try` and `catch` take: a term, not `label` or `def`, which in
+    /// jq 1.8's grammar are whole expressions (`try (label $f | …)`).
+    private mutating func tryOperand() throws -> _Filter {
+        if isKeyword("label") || isKeyword("def") { throw unexpected() }
+        return try postfixOrNegated()
+    }
+
     private mutating func postfixOrNegated() throws -> _Filter {
         if isSymbol("-") { return try unary() }
         return try postfix()
@@ -418,14 +425,12 @@ extension _Parser {
         return value
     }
 
+    /// jq 1.8's object values are terms and operators: a binding, `label`
+    /// and `def` need parentheses there (`{a: (. as $x | $x)}`).
     private mutating func objectValueItem() throws -> _Filter {
+        if isKeyword("label") || isKeyword("def") { throw unexpected() }
         let source = try alternative()
-        if isKeyword("as") {
-            _ = advance()
-            let patterns = try patternAlternatives()
-            try expect("|")
-            return .bind(source, patterns, body: try objectValueItem())
-        }
+        if isKeyword("as") { throw unexpected() }
         return source
     }
 

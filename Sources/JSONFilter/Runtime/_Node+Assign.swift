@@ -47,9 +47,11 @@ final class _AssignNode: _Node {
 
     /// The paths and the right side are taken from `value` first; then it
     /// changes, in place when nothing else holds it.
+    /// As in jq, the right side's value comes first (an error there wins,
+    /// and with no value the paths are never taken).
     override func update(_ value: inout JSONValue, _ frame: _Frame) throws {
-        let paths = try _AssignNode.paths(of: lhs, in: value, frame)
         let operand = isUpdate ? nil : try rhs.value(value, frame)
+        let paths = try _AssignNode.paths(of: lhs, in: value, frame)
         try apply(paths, to: &value, frame, rhs: operand)
     }
 
@@ -58,10 +60,11 @@ final class _AssignNode: _Node {
             let result = try value(input, frame)
             return try emit(result, _Node.computed(path))
         }
-        let paths = try _AssignNode.paths(of: lhs, in: input, frame)
+        var paths: [_Path]?
         try rhs.run(input, nil, frame) { operand, _ in
+            if paths == nil { paths = try _AssignNode.paths(of: self.lhs, in: input, frame) }
             var result = input
-            try self.apply(paths, to: &result, frame, rhs: operand)
+            try self.apply(paths!, to: &result, frame, rhs: operand)
             try emit(result, _Node.computed(path))
         }
     }
