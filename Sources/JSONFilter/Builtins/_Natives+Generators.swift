@@ -219,7 +219,7 @@ extension _Natives {
                     try values(bounds[1], 0) { upto in
                         try values(bounds[2], 1) { by in
                             if case .number(let f) = from, case .number(let u) = upto, case .number(let b) = by {
-                                return try run(f.double, u.double, b.double)
+                                return try run(from, f.double, u.double, b.double)
                             }
                             try runGeneric(from, upto, by)
                         }
@@ -227,14 +227,15 @@ extension _Natives {
                 }
                 return
             }
-            func run(_ from: Double, _ upto: Double, _ by: Double) throws {
+            // The first number is `from` itself, a literal keeping its text
+            // (`-(range(3))` starts with `0`, not `-0`); the rest are sums.
+            func run(_ start: JSONValue, _ from: Double, _ upto: Double, _ by: Double) throws {
                 let outputPath = _Node.computed(path)
-                if by > 0 {
-                    var x = from
-                    while x < upto { try emit(number(x), outputPath); x += by }
-                } else if by < 0 {
-                    var x = from
-                    while x > upto { try emit(number(x), outputPath); x += by }
+                guard by != 0 else { return }
+                var x = from
+                while by > 0 ? x < upto : x > upto {
+                    try emit(x == from ? start : number(x), outputPath)
+                    x += by
                 }
             }
             func runGeneric(_ from: JSONValue, _ upto: JSONValue, _ by: JSONValue) throws {
@@ -248,8 +249,12 @@ extension _Natives {
                 }
             }
             // The first argument is the outer loop (`def range($from; $upto; $by)`).
-            try each(bounds[0], 0) { from in
-                try each(bounds[1], 0) { upto in try each(bounds[2], 1) { by in try run(from, upto, by) } }
+            // `range($upto)` is jq's `range(0; $upto)`: its start is the literal 0.
+            let start: _Lambda? = bounds[0]
+            try values(start, 0) { first in
+                let from = start == nil ? JSONValue.number(JSONNumber(0)) : first
+                guard case .number(let f) = from else { throw JSONFilterError(message: "Range bounds must be numeric") }
+                try each(bounds[1], 0) { upto in try each(bounds[2], 1) { by in try run(from, f.double, upto, by) } }
             }
         }
     }

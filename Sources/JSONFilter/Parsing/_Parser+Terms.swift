@@ -8,10 +8,11 @@ extension _Parser {
     mutating func postfix() throws -> _Filter {
         let outer = nesting
         defer { nesting = outer }
+        let parenthesized = isSymbol("(")
         var term = try self.term()
         // Whether `term` ends in a step of its own (`.a`, `[e]`, `[]`, `[a:b]`)
         // rather than a term in parentheses.
-        var endsInStep = false
+        var endsInStep = !parenthesized
         while true {
             switch peek.kind {
             case .field(let name):
@@ -36,7 +37,8 @@ extension _Parser {
             case .symbol("?"):
                 _ = advance()
                 try deeper()
-                term = endsInStep ? Self.optionalStep(term) : .optional(term)
+                // `(f)?` is `try f`; only a step's `?` guards that step alone.
+                term = endsInStep ? Self.optionalStep(term) : .tryCatch(term, nil)
                 endsInStep = false
             default:
                 return term
