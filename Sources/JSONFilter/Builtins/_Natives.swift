@@ -80,16 +80,6 @@ enum _Natives {
         "round/0": { try rounding($0, "round") { $0.rounded(.toNearestOrAwayFromZero) } },
         "sqrt/0": { try rounding($0, "sqrt") { $0.squareRoot() } },
         "fabs/0": { try rounding($0, "fabs") { Swift.abs($0) } },
-        "abs/0": { input in
-            // jq 1.8.2: `def abs: if . < 0 then - . else . end;`. null and the
-            // booleans sort below 0, so negating them fails; strings, arrays
-            // and objects sort above it and come back unchanged.
-            switch input {
-            case .number(let n) where n.double < 0: return try _Arithmetic.negate(input)
-            case .null, .bool: return try _Arithmetic.negate(input)
-            default: return input
-            }
-        },
         "min/0": { input in
             let array = try _Builtins.elements(input, for: "min")
             return try _Builtins.extreme(array, keys: array, max: false)

@@ -62,6 +62,7 @@ enum _Prelude {
       elif type == "string" and ($i | type) == "string" then _strindices($i)
       else .[$i] end;
     def trimstr($x): ltrimstr($x) | rtrimstr($x);
+    def abs: if . < 0 then - . else . end;
     def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
     def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
     def todate: todateiso8601;
