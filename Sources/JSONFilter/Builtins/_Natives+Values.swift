@@ -55,24 +55,6 @@ extension _Natives {
         return .string(text)
     }
 
-    static func transpose(_ input: JSONValue) throws -> JSONValue {
-        guard case .array(let rows) = input else { throw _Access.indexError(input, number(0)) }
-        var width = 0
-        for row in rows {
-            switch row {
-            case .array(let cells): width = max(width, cells.count)
-            case .null: break
-            default: throw JSONFilterError(message: "Cannot index \(row.typeName) with number (0)")
-            }
-        }
-        return .array((0..<width).map { column in
-            .array(rows.map { row in
-                if case .array(let cells) = row, column < cells.count { return cells[column] }
-                return .null
-            })
-        })
-    }
-
     /// Stable sort of an array by precomputed keys (`map([f])`).
     static func sortedBy(_ input: JSONValue, _ keys: JSONValue, _ name: String) throws -> [(JSONValue, JSONValue)] {
         guard case .array(let values) = input, case .array(let keyList) = keys else {

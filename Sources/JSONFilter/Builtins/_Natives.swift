@@ -133,7 +133,6 @@ enum _Natives {
         // Literals keep every digit (what decNumber gives jq); arithmetic is in doubles, as in jq.
         "have_decnum/0": { _ in .bool(true) },
         "have_literal_numbers/0": { _ in .bool(true) },
-        "transpose/0": transpose,
         "flatten/0": { .array(try _Builtins.flatten($0, depth: .infinity)) },
         "now/0": { _ in number(Date().timeIntervalSince1970) },
         "gmtime/0": _DateLibrary.gmtime,

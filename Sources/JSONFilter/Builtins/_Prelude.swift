@@ -63,6 +63,7 @@ enum _Prelude {
       else .[$i] end;
     def trimstr($x): ltrimstr($x) | rtrimstr($x);
     def abs: if . < 0 then - . else . end;
+    def transpose: [range(0; map(length) | max // 0) as $i | [.[][$i]]];
     def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
     def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
     def todate: todateiso8601;
