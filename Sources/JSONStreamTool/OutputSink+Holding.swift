@@ -9,8 +9,20 @@ import Darwin
 // which parses each value whole before it runs the filter. A value that is
 // streamed (`.[] | f` over a huge array) makes its results while it is read,
 // so they are held back until its end is read: released then, or dropped
-// after a syntax error. A value's held results past `spillThreshold` wait
-// in a temporary file, so that memory stays bounded however many there are.
+// after a syntax error. Into a regular file they are written as they come
+// and cut off if dropped; into a pipe, past `spillThreshold` they wait in a
+// temporary file, so that memory stays bounded however many there are.
+/// Where held results wait.
+enum HoldingPlace {
+    /// A regular file: written as usual, cut off again (`ftruncate`) when
+    /// dropped, so that holding costs nothing.
+    case outputFile
+    /// `/dev/null`: written as usual; nothing to take back.
+    case nowhere
+    /// A pipe, a terminal: in the buffer, then in a temporary file.
+    case spillFile
+}
+
 extension OutputSink {
     /// Held bytes kept in memory before they move to a temporary file.
     static let spillThreshold = 4 << 20
@@ -21,17 +33,29 @@ extension OutputSink {
         guard !isHolding else { return }
         isHolding = true
         releasedCount = buffer.count
+        let place = holdingPlace ?? Self.holdingPlace(for: descriptor)
+        holdingPlace = place
+        if place == .outputFile {
+            let offset = lseek(descriptor, 0, SEEK_CUR)
+            if offset >= 0 {
+                heldOffset = Int64(offset) + Int64(buffer.count)
+                return
+            }
+            holdingPlace = .spillFile  // not seekable after all
+        }
+        holdsInMemory = holdingPlace == .spillFile
     }
 
     /// Lets the held results out, in order, and stops holding.
     func release() throws {
         guard isHolding else { return }
-        if let spill, spill.size > 0 {
+        if holdsInMemory, let spill, spill.size > 0 {
             // Nothing released is in the buffer once bytes have spilled.
             unsafe try spill.copy { unsafe try self.writeAll($0) }
             try spill.empty()
         }
         isHolding = false
+        holdsInMemory = false
         releasedCount = 0
         try resultEnded()
     }
@@ -39,14 +63,21 @@ extension OutputSink {
     /// Drops the held results and stops holding.
     func discardHeld() {
         guard isHolding else { return }
-        try? spill?.empty()
         buffer.removeSubrange(releasedCount...)
+        if holdsInMemory {
+            try? spill?.empty()
+        } else if holdingPlace == .outputFile, lseek(descriptor, 0, SEEK_CUR) > heldOffset {
+            // Held bytes already written: cut them off. (A failure leaves them:
+            // the error that made them be dropped is reported all the same.)
+            if ftruncate(descriptor, off_t(heldOffset)) == 0 { _ = lseek(descriptor, off_t(heldOffset), SEEK_SET) }
+        }
         isHolding = false
+        holdsInMemory = false
         releasedCount = 0
     }
 
-    /// `flush()` while holding: writes what is released, and moves the held
-    /// bytes to the temporary file once there are enough of them.
+    /// `flush()` while holding in memory: writes what is released, and
+    /// moves the held bytes to the temporary file once there are enough.
     @inline(never)
     func flushHolding() throws {
         if releasedCount > 0 {
@@ -59,6 +90,24 @@ extension OutputSink {
         if spill == nil { spill = try SpillFile() }
         try spill!.append(buffer)
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// A regular file can take held bytes back; `/dev/null` needs none back.
+    private static func holdingPlace(for descriptor: Int32) -> HoldingPlace {
+        var info = stat()
+        guard unsafe fstat(descriptor, &info) == 0 else { return .spillFile }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            // Appending (`>> file`), the offset is no place to cut back to:
+            // the bytes before it are someone else's.
+            return fcntl(descriptor, F_GETFL) & O_APPEND == 0 ? .outputFile : .spillFile
+        case S_IFCHR:
+            var null = stat()
+            let isNull = unsafe stat("/dev/null", &null) == 0 && null.st_rdev == info.st_rdev
+            return isNull ? .nowhere : .spillFile
+        default:
+            return .spillFile
+        }
     }
 }
 

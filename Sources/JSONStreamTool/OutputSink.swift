@@ -27,9 +27,12 @@ enum OutputError: Error {
 ///              0            releasedCount           buffer.count
 ///
 /// Released bytes go to the descriptor as usual. Held bytes wait for
-/// `release()` or `discardHeld()`; past `spillThreshold` they move to an
-/// unlinked temporary file, which then holds the oldest held bytes (and
-/// nothing released is left in the buffer before them).
+/// `release()` or `discardHeld()`. Where they wait depends on the output
+/// (`HoldingPlace`): in a regular file they are written as usual and cut
+/// off again by `discardHeld()`; for a pipe or a terminal, past
+/// `spillThreshold` they move to an unlinked temporary file, which then
+/// holds the oldest held bytes (and nothing released is left in the buffer
+/// before them).
 final class OutputSink {
     /// Bytes per `write(2)` call, at least.
     static let blockSize = 64 * 1024
@@ -46,10 +49,16 @@ final class OutputSink {
     private(set) var bytesWritten: UInt64 = 0
     /// Whether results are held back (`hold()`).
     var isHolding = false
+    /// Whether they are held in the buffer and the spill file, not written.
+    var holdsInMemory = false
     /// While holding: the bytes of `buffer` before the held ones.
     var releasedCount = 0
     /// While holding: held bytes moved out of memory, oldest first.
     var spill: SpillFile?
+    /// Where held bytes wait, decided at the first `hold()`.
+    var holdingPlace: HoldingPlace?
+    /// Holding in the output file: where the held bytes start in it.
+    var heldOffset: Int64 = 0
 
     init(descriptor: Int32, name: String, flushesEachResult: Bool, ownsDescriptor: Bool = false) {
         self.descriptor = descriptor
@@ -90,18 +99,21 @@ final class OutputSink {
 
     /// Writes everything pending (while holding: everything released).
     func flush() throws {
-        guard !isHolding else { return try flushHolding() }
+        guard !holdsInMemory else { return try flushHolding() }
         guard !buffer.isEmpty else { return }
-        defer { buffer.removeAll(keepingCapacity: true) }
+        defer {
+            buffer.removeAll(keepingCapacity: true)
+            releasedCount = 0
+        }
         unsafe try buffer.withUnsafeBytes { unsafe try writeAll($0) }
     }
 
     /// Appends many results' bytes at once: written straight from `bytes`,
     /// after what is pending, when they fill a block (no copy into the buffer).
     func append(results bytes: ArraySlice<UInt8>) throws {
-        guard !isHolding && buffer.count + bytes.count >= Self.blockSize else {
+        guard !holdsInMemory && buffer.count + bytes.count >= Self.blockSize else {
             buffer.append(contentsOf: bytes)
-            if isHolding { try resultEnded() }
+            if holdsInMemory { try resultEnded() }
             return
         }
         try flush()

@@ -129,9 +129,10 @@ struct JSONStreamCommand: ParsableCommand {
             does; from a pipe or a compressed input it cannot be, and is an error; --seq changes the \
             output only; --stream-errors is --stream; an input syntax error reads "jsonstream: error (at \
             FILE:LINE:COLUMN): ..." where jq writes "jq: parse error: ... at line L, column C". \
-            The results of a value streamed with --jq are held back (past a few MB in a temporary \
-            file in $TMPDIR) until the value's end is read: as in jq, a value with a syntax error \
-            prints nothing. Without --jq, messages begin with "jsonstream:", and a runtime error's \
+            The results of a value streamed with --jq wait for the value's end, so that, as in jq, a \
+            value with a syntax error prints nothing: into a file they are written as they come and \
+            cut off again after an error; into a pipe they are held back (past a few MB in a \
+            temporary file in $TMPDIR). Without --jq, messages begin with "jsonstream:", and a runtime error's \
             place adds the column and the element: (at dump.json:3:14, element 2).
 
             EXIT STATUS (jq 1.8's)

@@ -130,17 +130,49 @@ struct ToolUnitTests {
         #expect(throws: OutputError.self) { try sink.resultEnded() }
     }
 
-    @Test("Held results: released in order after what went before, spilled past the threshold, or dropped")
+    @Test("Held results: released in order after what went before, or dropped: in a file, appended, in a pipe")
     func sinkHoldsResults() throws {
         let path = NSTemporaryDirectory() + "held-\(getpid()).out"
         defer { unlink(path) }
-        let sink = try OutputSink(creatingFileAt: path)
+        // A regular file: written, then cut off when dropped.
+        let file = try OutputSink(creatingFileAt: path)
+        let expected = try holdRounds(file)
+        try file.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected))
+        // Appended to (`>>`): never cut back before its own bytes; held in memory and a spill file.
+        try Data("before\n".utf8).write(to: URL(fileURLWithPath: path))
+        let appending = open(path, O_WRONLY | O_APPEND)
+        let appended = OutputSink(descriptor: appending, name: path, flushesEachResult: false, ownsDescriptor: true)
+        let expectedAppended = try holdRounds(appended)
+        try appended.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("before\n".utf8) + Data(expectedAppended))
+        // A pipe: held in memory, then in a spill file.
+        let pipe = Pipe()
+        nonisolated(unsafe) var received = Data()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            received = pipe.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+        let piped = OutputSink(descriptor: pipe.fileHandleForWriting.fileDescriptor, name: "<pipe>", flushesEachResult: false)
+        let expectedPiped = try holdRounds(piped)
+        try piped.close()
+        try pipe.fileHandleForWriting.close()
+        done.wait()
+        #expect(received == Data(expectedPiped))
+    }
+
+    /// Rounds of released and held results through `sink`, some held results
+    /// kept and some dropped, each past the spill threshold or not; the bytes
+    /// that must come out.
+    private func holdRounds(_ sink: OutputSink) throws -> [UInt8] {
         let big = OutputSink.spillThreshold + 3 * OutputSink.blockSize + 7
         var expected: [UInt8] = []
         for (round, (size, keeps)) in [(10, true), (big, false), (big, true), (5, false), (2 * big, true)].enumerated() {
-            sink.buffer.append(contentsOf: Array(repeating: UInt8(ascii: "0") + UInt8(round), count: 3))
+            let released = Array(repeating: UInt8(ascii: "0") + UInt8(round), count: 3)
+            sink.buffer.append(contentsOf: released)
             try sink.resultEnded()  // released: before the held bytes, whatever happens to them
-            expected += Array(repeating: UInt8(ascii: "0") + UInt8(round), count: 3)
+            expected += released
             sink.hold()
             let held = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ round) }
             for start in stride(from: 0, to: size, by: 1000) {
@@ -155,8 +187,7 @@ struct ToolUnitTests {
                 sink.discardHeld()
             }
         }
-        try sink.close()
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(expected))
+        return expected
     }
 
     @Test("Compile errors as jq 1.8.2 writes them: line and column in bytes, the undefined name underlined")
