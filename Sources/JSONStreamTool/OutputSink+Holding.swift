@@ -51,7 +51,7 @@ extension OutputSink {
         guard isHolding else { return }
         if holdsInMemory, let spill, spill.size > 0 {
             // Nothing released is in the buffer once bytes have spilled.
-            unsafe try spill.copy { unsafe try self.writeAll($0) }
+            try send(spill)
             try spill.empty()
         }
         isHolding = false
@@ -92,6 +92,30 @@ extension OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// The spill file's bytes to the output: on Linux by `sendfile(2)`,
+    /// which copies them in the kernel, else read and written a block at a time.
+    private func send(_ spill: SpillFile) throws {
+        #if canImport(Glibc)
+        var offset: off_t = 0
+        while offset < off_t(spill.size) {
+            let sent = unsafe sendfile(descriptor, spill.descriptor, &offset, spill.size - Int(offset))
+            if sent > 0 {
+                bytesWritten += UInt64(sent)
+                continue
+            }
+            switch sent < 0 ? errno : EIO {
+            case EINTR, EAGAIN: continue
+            case EPIPE: throw OutputError.closed
+            case let code where (code == EINVAL || code == ENOSYS) && offset == 0:
+                return unsafe try spill.copy { unsafe try self.writeAll($0) }
+            case let code: throw OutputError.failed(path: name, errno: code)
+            }
+        }
+        #else
+        unsafe try spill.copy { unsafe try self.writeAll($0) }
+        #endif
+    }
+
     /// A regular file can take held bytes back; `/dev/null` needs none back.
     private static func holdingPlace(for descriptor: Int32) -> HoldingPlace {
         var info = stat()
@@ -114,7 +138,7 @@ extension OutputSink {
 /// An unlinked temporary file in `$TMPDIR` (or `/tmp`) for held results:
 /// gone when closed, even after a crash.
 final class SpillFile {
-    private let descriptor: Int32
+    let descriptor: Int32
     /// For messages: the directory the file is in.
     private let place: String
     /// Bytes in the file.

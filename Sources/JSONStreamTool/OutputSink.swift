@@ -46,7 +46,7 @@ final class OutputSink {
     let flushesEachResult: Bool
     private var ownsDescriptor: Bool
     /// Bytes handed to `write(2)` so far.
-    private(set) var bytesWritten: UInt64 = 0
+    var bytesWritten: UInt64 = 0
     /// Whether results are held back (`hold()`).
     var isHolding = false
     /// Whether they are held in the buffer and the spill file, not written.
