@@ -188,21 +188,19 @@ final class SpareOutputs: @unchecked Sendable {
 /// The workers' filters, made when a file first turns out large enough
 /// to cut: a run on a small file makes none.
 final class PieceWorkers {
-    let count: Int
     private var make: (() throws -> [PieceWorker])?
     private var workers: [PieceWorker]?
 
-    init(count: Int, make: @escaping () throws -> [PieceWorker]) {
-        self.count = count
+    init(make: @escaping () throws -> [PieceWorker]) {
         self.make = make
     }
 
-    /// The workers, made on the first call; nil when they cannot be (one
-    /// thread reads then).
+    /// The workers, made on the first call; nil when there are not two or
+    /// they cannot be made (one thread reads then).
     func made() -> [PieceWorker]? {
         if let make {
             self.make = nil
-            workers = try? make()
+            workers = (try? make()).flatMap { $0.count > 1 ? $0 : nil }
         }
         return workers
     }
@@ -216,10 +214,14 @@ extension JSONStreamRun {
     var runsOnOneThread: Bool { options.threads == 1 }
 
     func parallelWorkers() -> PieceWorkers? {
-        let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
         // A piece of a plan is one process's share already: one thread reads it.
-        guard threads > 1, runsElementsApart, options.piece == nil else { return nil }
-        return PieceWorkers(count: threads) { [unowned self] in try (0..<threads).map { _ in try PieceWorker(run: self) } }
+        guard options.threads != 1, runsElementsApart, options.piece == nil else { return nil }
+        return PieceWorkers { [unowned self] in
+            // The cores are counted only for a file large enough to cut.
+            let threads = options.threads ?? ProcessInfo.processInfo.activeProcessorCount
+            guard threads > 1 else { return [] }
+            return try (0..<threads).map { _ in try PieceWorker(run: self) }
+        }
     }
 
     /// Whether each element's results can be made apart from the others and

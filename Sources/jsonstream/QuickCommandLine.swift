@@ -18,13 +18,14 @@ enum QuickCommandLine {
         var compact = false
         var positionals: [String] = []
         var optionsEnded = false
-        var seen: Set<String> = []
+        var seen: [String] = []  // a handful: an array costs less than a set to make
         for argument in arguments {
             if optionsEnded || !CommandLineSyntax.isOption(argument) {
                 positionals.append(argument)
                 continue
             }
-            guard seen.insert(argument).inserted, let flag = flag(argument) else { return nil }
+            guard !seen.contains(argument), let flag = flag(argument) else { return nil }
+            seen.append(argument)
             switch flag {
             case .optionsEnd: optionsEnded = true
             case .compact: compact = true
