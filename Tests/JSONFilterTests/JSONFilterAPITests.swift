@@ -31,6 +31,28 @@ import Testing
         #expect(try run("def f: 1; f", "null") == ["1"])
     }
 
+    /// `$ENV` keeps the order of the process's `environ`, as jq builds it
+    /// (a dictionary set on the context has none: its keys come sorted).
+    @Test func environmentKeepsItsOrder() throws {
+        var keys: [String] = []
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "="), !keys.contains(String(text[..<equals])) {
+                keys.append(String(text[..<equals]))
+            }
+            entry += 1
+        }
+        #expect(keys.count > 1)
+        let listed = try run("$ENV | keys_unsorted", "null")
+        #expect(listed == [JSONValue.array(keys.map(JSONValue.string)).description])
+        let context = JSONFilterContext()
+        context.environment = ["b": "2", "a": "1"]
+        var set: [String] = []
+        try JSONFilter("$ENV | keys_unsorted").apply(to: .null, context: context) { set.append($0.description) }
+        #expect(set == [#"["a","b"]"#])
+    }
+
     @Test func outputsComeInJQOrder() throws {
         #expect(try run(".[] | select(. > 1), 10", "[1,2,3]") == ["10", "2", "10", "3", "10"])
         #expect(try run("[.[] | {a: ., b: (1, 2)}]", "[7]") == [#"[{"a":7,"b":1},{"a":7,"b":2}]"#])

@@ -74,10 +74,29 @@ public final class JSONFilterContext: @unchecked Sendable {
         try nextInput?()
     }
 
-    /// `$ENV` as a value.
+    /// `$ENV` as a value: the process's in `environ`'s order, as jq builds
+    /// it; an environment set here (a dictionary, with no order) sorted.
     var environmentValue: JSONValue {
-        .object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
+        #if canImport(Glibc)
+        if storedEnvironment == nil { return Self.processEnvironment() }
+        #endif
+        return .object(JSONObject(environment.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
     }
+
+    #if canImport(Glibc)
+    private static func processEnvironment() -> JSONValue {
+        var object = JSONObject()
+        var entry = unsafe environ
+        while let pointer = unsafe entry.pointee {
+            let text = unsafe String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                object[String(text[..<equals])] = .string(String(text[text.index(after: equals)...]))
+            }
+            unsafe entry += 1
+        }
+        return .object(object)
+    }
+    #endif
 }
 
 func _writeStandardError(_ text: String) {
