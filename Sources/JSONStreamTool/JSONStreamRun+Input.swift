@@ -353,8 +353,7 @@ extension JSONStreamRun {
             } catch {}
         case .elementError, .syntaxError, .readError:
             // Nothing of a value that failed to parse: jq never ran the filter on it.
-            if sink.isHolding { heldJQFailure = nil }
-            sink.discardHeld()
+            if sink.isHolding { dropHeldResults() }
             rootBeingRead = nil
         case .value, .mark, .member, .key:
             break

@@ -450,7 +450,6 @@ extension JSONStreamRun {
             switch event {
             case .runtimeError(let tail, let index, let line, let column):
                 // `--jq`: the array is passed over to its end, where jq places the error.
-                if options.jqMode && result.isArray { holdsJQFailure = true }
                 elementFailed(tail, at: ElementLocation(file: inputs.name, index: indexBase + index,
                                                            line: line, column: column))
                 if result.isArray && options.errorPolicy != .skip {

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import Foundation
 import JSONFilter
 import StreamingJSON
 
@@ -274,9 +273,8 @@ extension JSONStreamRun {
         var first = true
         while true {
             switch try nextRootItem() {
-            case .element(let element, var key)?:
+            case .element(let element, let key)?:
                 if fromTape, let reader = element.reader {
-                    if key != nil { key = reader.lastMemberKey }
                     formatter.appendContainerMember(from: reader, key: key, first: first, into: &sink.buffer)
                 } else {
                     formatter.appendContainerMember(element.value, key: key, first: first, into: &sink.buffer)
@@ -343,8 +341,13 @@ extension JSONStreamRun {
     func holdResultsUntilTheRootEnds(_ plan: JSONFilterPlan) {
         guard options.jqMode else { return }
         sink.hold()
-        holdsJQFailure = true
         if rootBeingRead == nil { rootBeingRead = (plan, runtimeFailed) }
+    }
+
+    /// Drops what the value being read made, results and runtime error.
+    func dropHeldResults() {
+        heldJQFailure = nil
+        sink.discardHeld()
     }
 
     /// `--jq`: the value that just ended has a key along the plan's path, or
@@ -354,13 +357,12 @@ extension JSONStreamRun {
     /// is dropped, and the plan's program runs on the value read again
     /// from the file and built whole, as jq builds it.
     private func runAgainWhole(_ root: (plan: JSONFilterPlan, failedBefore: Bool), _ reader: _ValueReader) throws {
-        sink.discardHeld()
+        dropHeldResults()
         sink.hold()
-        heldJQFailure = nil
         runtimeFailed = root.failedBefore
         exitRule.restartUnit()
         guard let text = reader.rootTextAgain(),
-              let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: Data(text)) else {
+              let value = try? StreamingJSONDecoder().decode(JSONValue.self, from: text) else {
             inputFailed = true
             let line = reader.elementEndLine().map(String.init) ?? "?"
             say("jsonstream: error (at \(inputs.name):\(line)): this value has a repeated key, of which jq keeps the last "

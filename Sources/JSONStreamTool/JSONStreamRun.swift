@@ -272,11 +272,10 @@ final class JSONStreamRun {
     var runtimeFailed = false
     /// The element-wise hint has been given.
     var hinted = false
-    /// `--jq`, while a target is streamed: jq names the line its input ends
-    /// on, known only then, so its runtime error (one at most: it stops
-    /// that input) waits for the root's end, or a read problem before it
-    /// (`reportHeldJQFailure`).
-    var holdsJQFailure = false
+    /// `--jq`, while a value's results are held (`holdResultsUntilTheRootEnds`):
+    /// jq names the line its input ends on, known only then, so its runtime
+    /// error (one at most: it stops that input) waits with them for the
+    /// root's end, or a read problem before it (`reportHeldJQFailure`).
     var heldJQFailure: String?
     /// `--jq`: the plan of the top-level value being read, and whether a
     /// runtime error came before it, for the value to run again whole
@@ -515,7 +514,7 @@ final class JSONStreamRun {
         if options.jqMode {
             // jq 1.8.2's words: `jq: error (at FILE:LINE): …`, `<unknown>` before any input.
             runtimeFailed = true
-            if holdsJQFailure {
+            if sink.isHolding {
                 heldJQFailure = heldJQFailure ?? tail
             } else {
                 sayJQError(at: location?.jqDescription, tail)
@@ -541,7 +540,6 @@ final class JSONStreamRun {
     /// `--jq`: the runtime error held while a target was streamed, now that
     /// the reader has read the root's end, at the line jq names.
     func reportHeldJQFailure() {
-        holdsJQFailure = false
         guard let tail = heldJQFailure else { return }
         heldJQFailure = nil
         let place = ElementLocation(file: inputs.name, index: 0, jqLine: inputs.reader?.elementEndLine())

@@ -43,7 +43,6 @@ extension OutputSink {
             }
             holdingPlace = .spillFile  // not seekable after all
         }
-        holdsInMemory = holdingPlace == .spillFile
     }
 
     /// Lets the held results out, in order, and stops holding.
@@ -55,7 +54,6 @@ extension OutputSink {
             try spill.empty()
         }
         isHolding = false
-        holdsInMemory = false
         releasedCount = 0
         try resultEnded()
     }
@@ -72,7 +70,6 @@ extension OutputSink {
             if ftruncate(descriptor, off_t(heldOffset)) == 0 { _ = lseek(descriptor, off_t(heldOffset), SEEK_SET) }
         }
         isHolding = false
-        holdsInMemory = false
         releasedCount = 0
     }
 

@@ -50,7 +50,7 @@ final class OutputSink {
     /// Whether results are held back (`hold()`).
     var isHolding = false
     /// Whether they are held in the buffer and the spill file, not written.
-    var holdsInMemory = false
+    var holdsInMemory: Bool { isHolding && holdingPlace == .spillFile }
     /// While holding: the bytes of `buffer` before the held ones.
     var releasedCount = 0
     /// While holding: held bytes moved out of memory, oldest first.

@@ -231,10 +231,12 @@ extension _Natives {
             // (`-(range(3))` starts with `0`, not `-0`); the rest are sums.
             func run(_ start: JSONValue, _ from: Double, _ upto: Double, _ by: Double) throws {
                 let outputPath = _Node.computed(path)
-                guard by != 0 else { return }
-                var x = from
-                while by > 0 ? x < upto : x > upto {
-                    try emit(x == from ? start : number(x), outputPath)
+                let goesOn = { (x: Double) in by > 0 ? x < upto : by < 0 && x > upto }
+                guard goesOn(from) else { return }
+                try emit(start, outputPath)
+                var x = from + by
+                while goesOn(x) {
+                    try emit(number(x), outputPath)
                     x += by
                 }
             }

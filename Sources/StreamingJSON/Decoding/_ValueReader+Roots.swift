@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 internal import CJSONTape
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,7 +11,7 @@ extension _ValueReader {
     /// Following roots, after `.mark(.rootEnd)`: the text of the value that
     /// ended, read again from the file (`rootHasRepeatedKey`); nil for an
     /// input that cannot be read twice (a pipe, a compressed file, a piece).
-    package func rootTextAgain() -> [UInt8]? {
+    package func rootTextAgain() -> Data? {
         guard let source, let start = rootStartOffset, let end = elementEndOffset(), end > start else { return nil }
         return source.bytesAgain(start..<end)
     }
@@ -28,10 +29,10 @@ extension _ReaderSource {
     /// The bytes at `range` of what this source reads (offsets from its
     /// first byte), read again from the file; nil for anything but a
     /// regular file that is not compressed.
-    func bytesAgain(_ range: Range<Int>) -> [UInt8]? {
+    func bytesAgain(_ range: Range<Int>) -> Data? {
         let base = Int(startOffset) - readFirst.count
         guard size != nil, !isCompressedFile, base >= 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: range.count)
+        var bytes = Data(count: range.count)
         var done = 0
         while done < range.count {
             let count = unsafe bytes.withUnsafeMutableBytes {

@@ -78,7 +78,7 @@ import Foundation
     @exclusivity(unchecked) private var elementStart: Int?
     @exclusivity(unchecked) private var finished = false
     /// When false, elements and members are parsed and counted but not
-    /// built: `.value(.null)`, `.member("", .null)` stand for them.
+    /// built: `.value(.null)`, `.member(key, .null)` stand for them.
     @exclusivity(unchecked) package var buildsValues = true
     /// Following roots: between the marks of a target object.
     private var inTargetObject = false
@@ -307,7 +307,7 @@ import Foundation
         }
         let key = unsafe builder.key(at: local, in: view)
         if !targetMemberKeys.insert(key.hashValue).inserted { targetRepeatsKey = true }
-        guard unsafe buildsValues else { return .member("", .null) }  // the key: `lastMemberKey`
+        guard unsafe buildsValues else { return .member(key, .null) }
         return unsafe .member(key, builder.value(at: local + 1, in: view))
     }
 
@@ -414,12 +414,6 @@ import Foundation
     package func lastElementValue(keeping members: _Projection?) -> JSONValue {
         guard let index = lastElementIndex else { return .null }
         return unsafe builder.value(at: index, in: stream.view, keeping: members)
-    }
-
-    /// The key of the member last returned (when it was not built).
-    package var lastMemberKey: String? {
-        guard inTargetObject, let start = unsafe elementStart, let local = stream.local(start) else { return nil }
-        return unsafe builder.key(at: local, in: stream.view)
     }
 
     /// Where the element last returned as a value starts: line, column and byte offset.

@@ -220,7 +220,6 @@ extension _ParseOutcome {
     /// Why the last UTF-8 sequence refused was refused (`SJ_ERROR_UTF8`, `SJ_UTF8_*`).
     var invalidUTF8Reason: UInt8 { unsafe state.pointee.checks.utf8Bad }
 
-    /// Where the token that the last chunk ended inside of begins, if one is open.
     /// Following a key path: whether an object along it had the path's key
     /// more than once in what was parsed (for a piece: in its document's
     /// tail), so that the value the path found may not be the one jq keeps.
@@ -228,6 +227,7 @@ extension _ParseOutcome {
         unsafe state.pointee.framing.repeatedPathKey != 0
     }
 
+    /// Where the token that the last chunk ended inside of begins, if one is open.
     var openTokenStart: UInt64? {
         let start = unsafe state.pointee.pending.pendingStart
         return start == UInt64.max ? nil : start
